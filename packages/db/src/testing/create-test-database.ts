@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { withDatabase } from "./test-server";
+
+export interface TestDatabase {
+  /** Connection string of the new database: hand it to child processes. */
+  url: string;
+  /** A pool on it, closed by `drop()`. */
+  pool: pg.Pool;
+  name: string;
+  drop(): Promise<void>;
+}
+
+export interface CreateTestDatabaseOptions {
+  /** Name prefix, `cyclium_test` by default (leftovers with it are dropped by the next run). */
+  prefix?: string;
+  serverUrl?: string;
+  templateDatabase?: string;
+  poolSize?: number;
+}
+
+/**
+ * A fresh, fully migrated database cloned from the template that the global setup built: each
+ * test file gets its own, so files run in parallel without seeing each other's rows.
+ */
+export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
+  const serverUrl = options.serverUrl ?? process.env.CYCLIUM_TEST_SERVER_URL;
+  const template = options.templateDatabase ?? process.env.CYCLIUM_TEST_TEMPLATE_DB;
+  if (!serverUrl || !template) {
+    throw new Error(
+      "No test database server: run tests through the root vitest config (its global setup starts one), " +
+        "or pass serverUrl and templateDatabase.",
+    );
+  }
+  const name = `${options.prefix ?? "cyclium_test"}_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(serverUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  let dropped = false;
+  return {
+    url,
+    pool,
+    name,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await pool.end();
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

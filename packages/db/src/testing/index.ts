@@ -1,0 +1,2 @@
+export { createTestDatabase, type CreateTestDatabaseOptions, type TestDatabase } from "./create-test-database";
+export { prepareTestServer, withDatabase, type TestServer } from "./test-server";
