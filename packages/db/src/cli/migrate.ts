@@ -6,7 +6,10 @@ import { migrationsDir } from "../paths";
 // `pnpm db:migrate`: applies pending migrations to DATABASE_URL, or to the embedded cluster
 // (started for the occasion and stopped again when this command started it).
 const env = readDbEnv();
-const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, log: (m) => console.log(m) });
+const database = await resolveDatabase({
+  databaseUrl: env.DATABASE_URL,
+  log: (m) => console.log(m),
+});
 try {
   const result = await migrate({ url: database.url, migrationsDir, log: (m) => console.log(m) });
   console.log(

@@ -20,7 +20,9 @@ export interface ResolvedDatabase {
  * DATABASE_URL when it is set (nothing is started), else the embedded PostgreSQL of this
  * checkout, started or reused, so that the console, the worker and scripts share one database.
  */
-export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Promise<ResolvedDatabase> {
+export async function resolveDatabase(
+  options: ResolveDatabaseOptions = {},
+): Promise<ResolvedDatabase> {
   if (options.databaseUrl) return { url: options.databaseUrl };
   const embedded = await ensureEmbeddedPostgres({
     dataDir: options.dataDir ?? path.join(dataRoot, "pg"),

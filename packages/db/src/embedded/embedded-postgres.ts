@@ -97,12 +97,18 @@ async function initCluster(binaries: PostgresBinaries, dataDir: string, runAs: R
     // and tests. Production points DATABASE_URL at a real server.
     await execFileAsync(
       binaries.initdb,
-      [`--pgdata=${dataDir}`, "--auth=trust", `--username=${USER}`, "--encoding=UTF8", "--no-locale"],
-      { ...runAs, env: { ...process.env, LC_ALL: "C" } },
+      [
+        `--pgdata=${dataDir}`,
+        "--auth=trust",
+        `--username=${USER}`,
+        "--encoding=UTF8",
+        "--no-locale",
+      ],
+      runAs,
     );
   } catch (error) {
     await fs.rm(dataDir, { recursive: true, force: true });
-    throw new Error(`initdb failed for ${dataDir}: ${describe(error)}`);
+    throw new Error(`initdb failed for ${dataDir}: ${describe(error)}`, { cause: error });
   }
 }
 
@@ -159,23 +165,40 @@ async function startCluster(
   try {
     await execFileAsync(
       binaries.pgCtl,
-      ["start", "-D", dataDir, "-l", path.join(dataDir, "server.log"), "-w", "-t", "60", "-o", settings.join(" ")],
-      { ...runAs, env: { ...process.env, LC_ALL: "C" } },
+      [
+        "start",
+        "-D",
+        dataDir,
+        "-l",
+        path.join(dataDir, "server.log"),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        settings.join(" "),
+      ],
+      runAs,
     );
   } catch (error) {
     const serverLog = await fs.readFile(path.join(dataDir, "server.log"), "utf8").catch(() => "");
     throw new Error(
       `Could not start embedded PostgreSQL: ${describe(error)}\n${serverLog.split("\n").slice(-15).join("\n")}`,
+      { cause: error },
     );
   }
 }
 
-async function stopCluster(binaries: PostgresBinaries, dataDir: string, runAs: RunAs, port: number) {
+async function stopCluster(
+  binaries: PostgresBinaries,
+  dataDir: string,
+  runAs: RunAs,
+  port: number,
+) {
   if (!(await acceptsConnections(port))) return;
   await execFileAsync(binaries.pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w", "-t", "60"], {
     ...runAs,
   }).catch((error: unknown) => {
-    throw new Error(`Could not stop embedded PostgreSQL: ${describe(error)}`);
+    throw new Error(`Could not stop embedded PostgreSQL: ${describe(error)}`, { cause: error });
   });
 }
 
@@ -185,10 +208,12 @@ async function ensureDatabase(serverUrl: string, database: string) {
   try {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
     if (found.rowCount === 0) {
-      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`).catch((error: unknown) => {
-        // 42P04 duplicate_database: another process created it between our check and create.
-        if ((error as { code?: string }).code !== "42P04") throw error;
-      });
+      await client
+        .query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`)
+        .catch((error: unknown) => {
+          // 42P04 duplicate_database: another process created it between our check and create.
+          if ((error as { code?: string }).code !== "42P04") throw error;
+        });
     }
   } finally {
     await client.end();
@@ -226,7 +251,9 @@ function freePort(): Promise<number> {
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
       );
     });
   });
@@ -241,8 +268,7 @@ async function exists(file: string) {
 
 function describe(error: unknown): string {
   if (error && typeof error === "object" && "stderr" in error && typeof error.stderr === "string") {
-    return error.stderr.trim() || String(error);
+    return error.stderr.trim() || (error instanceof Error ? error.message : "unknown error");
   }
   return error instanceof Error ? error.message : String(error);
 }
-

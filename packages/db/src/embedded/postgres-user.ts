@@ -21,7 +21,8 @@ export async function runAsPostgresUser(): Promise<RunAs> {
     await execFileAsync("useradd", ["--system", "-g", "postgres", "postgres"]);
     ids = await lookup();
   }
-  if (!ids) throw new Error("Could not find or create the `postgres` system user to run PostgreSQL as.");
+  if (!ids)
+    throw new Error("Could not find or create the `postgres` system user to run PostgreSQL as.");
   return ids;
 }
 

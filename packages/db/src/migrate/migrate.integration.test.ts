@@ -61,13 +61,17 @@ describe("migrate", () => {
   it("is a no-op when run again", async () => {
     const db = await emptyDatabase();
     await migrate({ url: db.url, migrationsDir });
-    const before = await db.pool.query(`SELECT id, finished_at FROM "_prisma_migrations" ORDER BY id`);
+    const before = await db.pool.query(
+      `SELECT id, finished_at FROM "_prisma_migrations" ORDER BY id`,
+    );
 
     const again = await migrate({ url: db.url, migrationsDir });
 
     expect(again.applied).toEqual([]);
     expect(again.alreadyApplied.length).toBeGreaterThan(0);
-    const after = await db.pool.query(`SELECT id, finished_at FROM "_prisma_migrations" ORDER BY id`);
+    const after = await db.pool.query(
+      `SELECT id, finished_at FROM "_prisma_migrations" ORDER BY id`,
+    );
     expect(after.rows).toEqual(before.rows);
   });
 
@@ -103,7 +107,9 @@ describe("migrate", () => {
     const attempt = migrate({ url: db.url, migrationsDir: dir });
 
     await expect(attempt).rejects.toBeInstanceOf(MigrationError);
-    await expect(attempt).rejects.toThrow(new RegExp(`${first!.name} was modified after it was applied`));
+    await expect(attempt).rejects.toThrow(
+      new RegExp(`${first!.name} was modified after it was applied`),
+    );
   });
 
   it("accepts the same migration checked out with CRLF line endings", async () => {
@@ -114,7 +120,9 @@ describe("migrate", () => {
       const file = path.join(dir, m.name, "migration.sql");
       await fs.writeFile(file, m.sql.replace(/\n/g, "\r\n"));
     }
-    await expect(migrate({ url: db.url, migrationsDir: dir })).resolves.toMatchObject({ applied: [] });
+    await expect(migrate({ url: db.url, migrationsDir: dir })).resolves.toMatchObject({
+      applied: [],
+    });
   });
 
   it("rolls back a failing migration completely and records nothing for it", async () => {

@@ -75,7 +75,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     }
     return result;
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK_KEY]).catch(() => undefined);
+    await client
+      .query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK_KEY])
+      .catch(() => undefined);
     await client.end();
   }
 }

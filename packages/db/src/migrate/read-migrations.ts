@@ -22,7 +22,9 @@ export async function readMigrations(migrationsDir: string): Promise<MigrationFi
   const migrations: MigrationFile[] = [];
   for (const name of names) {
     if (!NAME.test(name)) {
-      throw new Error(`Migration folder "${name}" is not named <14-digit timestamp>_<snake_case name>`);
+      throw new Error(
+        `Migration folder "${name}" is not named <14-digit timestamp>_<snake_case name>`,
+      );
     }
     const sql = await fs.readFile(path.join(migrationsDir, name, "migration.sql"), "utf8");
     migrations.push({ name, sql, checksum: checksumOf(sql) });

@@ -23,7 +23,9 @@ export interface CreateTestDatabaseOptions {
  * A fresh, fully migrated database cloned from the template that the global setup built: each
  * test file gets its own, so files run in parallel without seeing each other's rows.
  */
-export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: CreateTestDatabaseOptions = {},
+): Promise<TestDatabase> {
   const serverUrl = options.serverUrl ?? process.env.CYCLIUM_TEST_SERVER_URL;
   const template = options.templateDatabase ?? process.env.CYCLIUM_TEST_TEMPLATE_DB;
   if (!serverUrl || !template) {
@@ -36,7 +38,9 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+    await admin.query(
+      `CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`,
+    );
   } finally {
     await admin.end();
   }

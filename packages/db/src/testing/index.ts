@@ -1,2 +1,6 @@
-export { createTestDatabase, type CreateTestDatabaseOptions, type TestDatabase } from "./create-test-database";
+export {
+  createTestDatabase,
+  type CreateTestDatabaseOptions,
+  type TestDatabase,
+} from "./create-test-database";
 export { prepareTestServer, withDatabase, type TestServer } from "./test-server";

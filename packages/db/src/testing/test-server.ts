@@ -56,7 +56,9 @@ async function buildTemplate(serverUrl: string, templateDatabase: string) {
   try {
     // Serialise template builds of concurrent test runs (vitest and Playwright may overlap).
     await admin.query("SELECT pg_advisory_lock(hashtext('cyclium_test_template'))");
-    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [templateDatabase]);
+    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [
+      templateDatabase,
+    ]);
     if (found.rowCount === 0) {
       const building = `${templateDatabase}_building`;
       await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(building)} WITH (FORCE)`);
@@ -68,7 +70,9 @@ async function buildTemplate(serverUrl: string, templateDatabase: string) {
       );
     }
   } finally {
-    await admin.query("SELECT pg_advisory_unlock(hashtext('cyclium_test_template'))").catch(() => undefined);
+    await admin
+      .query("SELECT pg_advisory_unlock(hashtext('cyclium_test_template'))")
+      .catch(() => undefined);
     await admin.end();
   }
 }
