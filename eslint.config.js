@@ -27,11 +27,18 @@ export default tseslint.config(
     },
     rules: {
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/switch-exhaustiveness-check": "error",
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read configuration in an env module (env.ts) and pass it down." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read configuration in an env module (env.ts) and pass it down.",
+        },
       ],
     },
   },
@@ -47,8 +54,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["next", "next/*", "react", "react-dom", "@trpc/*", "@tanstack/*"], message: "packages/core knows nothing of the web layer." },
-            { group: ["@cyclium/web", "@cyclium/worker"], message: "core must not depend on apps." },
+            {
+              group: ["next", "next/*", "react", "react-dom", "@trpc/*", "@tanstack/*"],
+              message: "packages/core knows nothing of the web layer.",
+            },
+            {
+              group: ["@cyclium/web", "@cyclium/worker"],
+              message: "core must not depend on apps.",
+            },
           ],
         },
       ],

@@ -5,7 +5,12 @@ import { defineConfig } from "vitest/config";
 // database that each integration test file clones (see packages/db/src/testing).
 export default defineConfig({
   test: {
-    include: ["packages/**/src/**/*.test.ts", "apps/**/src/**/*.test.ts", "bench/**/src/**/*.test.ts", "faults/**/src/**/*.test.ts"],
+    include: [
+      "packages/**/src/**/*.test.ts",
+      "apps/**/src/**/*.test.ts",
+      "bench/**/src/**/*.test.ts",
+      "faults/**/src/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     globalSetup: ["packages/db/src/testing/global-setup.ts"],
     pool: "forks",

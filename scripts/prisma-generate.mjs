@@ -8,5 +8,9 @@ const env = { ...process.env };
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
 env.PRISMA_HIDE_UPDATE_MESSAGE = "1";
 const root = fileURLToPath(new URL("..", import.meta.url));
-const result = spawnSync("pnpm", ["exec", "prisma", "generate"], { cwd: root, env, stdio: "inherit" });
+const result = spawnSync("pnpm", ["exec", "prisma", "generate"], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
 process.exit(result.status ?? 1);
