@@ -27,6 +27,8 @@ export async function resolveDatabase(
   const embedded = await ensureEmbeddedPostgres({
     dataDir: options.dataDir ?? path.join(dataRoot, "pg"),
     database: "cyclium",
+    // A fixed default port (when free) so that psql and GUI clients find the dev database.
+    port: 54329,
     ...(options.log ? { log: options.log } : {}),
   });
   return { url: embedded.url, embedded };
