@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { AppSidebar } from "@/components/shell/app-sidebar";
+import { TopBar } from "@/components/shell/top-bar";
+import { TRPCReactProvider } from "@/trpc/trpc-react-provider";
+import "./styles/tokens.css";
+import "./styles/shell.css";
+import "./styles/components.css";
+
+export const metadata: Metadata = {
+  title: { default: "Cyclium console", template: "%s · Cyclium" },
+  description: "Operator console for Cyclium: episodes, claims, triggers and nodes.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <TRPCReactProvider>
+          <div className="app-shell">
+            <AppSidebar />
+            <div className="app-main">
+              <TopBar />
+              <main className="app-content">{children}</main>
+            </div>
+          </div>
+        </TRPCReactProvider>
+      </body>
+    </html>
+  );
+}

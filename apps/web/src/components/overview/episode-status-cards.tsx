@@ -1,0 +1,41 @@
+import Link from "next/link";
+import type { TEpisodeStatusCounts } from "@/server/trpc/routers/overview.schema";
+import { formatCount } from "@/lib/format-count";
+
+type TStatus = Exclude<keyof TEpisodeStatusCounts, "total">;
+
+const STATUS_CARDS: readonly { status: TStatus; label: string; hint: string }[] = [
+  { status: "pending", label: "Pending", hint: "Waiting for a slot or a worker" },
+  { status: "running", label: "Running", hint: "Executing on a node now" },
+  { status: "completed", label: "Completed", hint: "Finished successfully" },
+  { status: "failed", label: "Failed", hint: "Failed, budget exceeded or orphaned" },
+  { status: "cancelled", label: "Cancelled", hint: "Stopped by an operator or shed" },
+];
+
+export function EpisodeStatusCards({ counts }: { counts: TEpisodeStatusCounts }) {
+  return (
+    <div className="status-cards">
+      {STATUS_CARDS.map(({ status, label, hint }) => {
+        const value = counts[status];
+        return (
+          <Link
+            key={status}
+            href={`/episodes?status=${status}`}
+            className="status-card"
+            data-status={status}
+            data-empty={value === 0}
+            data-testid={`episode-count-${status}`}
+            aria-label={`${label}: ${formatCount(value)} episodes`}
+          >
+            <span className="status-card-label">
+              <span className="status-dot" aria-hidden="true" />
+              {label}
+            </span>
+            <span className="status-card-value">{formatCount(value)}</span>
+            <span className="status-card-hint">{hint}</span>
+          </Link>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { connection } from "next/server";
+import { getNodeInfo } from "@/server/node-info";
+
+function Badge({ label, value, title }: { label: string; value: string; title: string }) {
+  return (
+    <span className="topbar-badge" title={title}>
+      <span className="topbar-badge-label">{label}</span>
+      <span className="topbar-badge-value">{value}</span>
+    </span>
+  );
+}
+
+/** Which world this console looks at and which node it is: the first thing an operator checks. */
+export async function TopBar() {
+  // Node identity and env are per process, never baked in at build time; this also makes every
+  // console page render per request, which an operator console wants anyway.
+  await connection();
+  const node = getNodeInfo();
+  return (
+    <header className="topbar">
+      <div className="topbar-title">Operator console</div>
+      <div className="topbar-badges">
+        <Badge
+          label="env"
+          value={node.env ?? "default"}
+          title={node.env ? `CYCLIUM_ENV=${node.env}` : "CYCLIUM_ENV is unset"}
+        />
+        {node.stack ? (
+          <Badge label="stack" value={node.stack} title={`CYCLIUM_STACK_SLUG=${node.stack}`} />
+        ) : null}
+        <Badge label="node" value={node.identity} title="This console's node identity" />
+        <span className="mode-chip" title="The console creates episodes; workers execute them">
+          {node.mode}
+        </span>
+      </div>
+    </header>
+  );
+}

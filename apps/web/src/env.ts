@@ -1,0 +1,46 @@
+// The web process's configuration, read from process.env in this one module (lint enforces it)
+// and validated with zod. Parsing is lazy so that `next build`, which evaluates route modules
+// without a database, does not need DATABASE_URL; `instrumentation.ts` validates eagerly when
+// the server starts so a bad variable still fails fast.
+import { z } from "zod";
+
+// An empty variable (`CYCLIUM_ENV=`) means "unset", as it does for the worker.
+const optionalText = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+  z.string().trim().max(255).optional(),
+);
+
+export const ZWebEnv = z.object({
+  DATABASE_URL: z
+    .string({ error: "DATABASE_URL is required: the console reads the cluster's database" })
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// or postgresql:// URL"),
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  CYCLIUM_ENV: optionalText,
+  CYCLIUM_NODE_IDENTITY: optionalText,
+  CYCLIUM_STACK_SLUG: optionalText,
+});
+
+export type TWebEnv = z.infer<typeof ZWebEnv>;
+
+export class WebEnvError extends Error {
+  override readonly name = "WebEnvError";
+}
+
+export function parseWebEnv(source: Record<string, string | undefined>): TWebEnv {
+  const result = ZWebEnv.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
+    throw new WebEnvError(`Invalid environment for @cyclium/web:\n${problems.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cachedEnv: TWebEnv | undefined;
+
+export function getWebEnv(): TWebEnv {
+  cachedEnv ??= parseWebEnv(process.env);
+  return cachedEnv;
+}

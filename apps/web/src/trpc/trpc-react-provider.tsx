@@ -1,0 +1,37 @@
+"use client";
+
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import { type ReactNode, useState } from "react";
+import type { AppRouter } from "@/server/trpc/root-router";
+import { makeQueryClient } from "./query-client";
+
+export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+
+let browserQueryClient: QueryClient | undefined;
+
+function getQueryClient(): QueryClient {
+  // On the server every render gets a fresh client so requests never share cached data; in the
+  // browser one client lives for the tab, or React would throw it away if a render suspends.
+  if (typeof window === "undefined") return makeQueryClient();
+  browserQueryClient ??= makeQueryClient();
+  return browserQueryClient;
+}
+
+export function TRPCReactProvider({ children }: { children: ReactNode }) {
+  const queryClient = getQueryClient();
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({
+      // Relative URL: hooks only fetch in the browser; the server prefetches via the router.
+      links: [httpBatchLink({ url: "/api/trpc" })],
+    }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
