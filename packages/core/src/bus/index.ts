@@ -1,0 +1,12 @@
+// Public face of the bus: cluster-wide publish/subscribe on PostgreSQL LISTEN/NOTIFY, an
+// in-process bus for unit tests, and the shared listening connection other concepts use.
+export type { Bus, BusEvent, BusHandler, PublishOptions, Unsubscribe } from "./types";
+export { ALL_TOPICS } from "./types";
+export { MemoryBus, type MemoryBusOptions } from "./memory-bus";
+export { PgBus, type PgBusOptions, type PgBusCleanupOptions } from "./pg-bus";
+export { PgListener, type PgListenerOptions, type NotificationHandler } from "./pg-listener";
+export { notify, type NotifyOptions } from "./notify";
+export { BUS_CHANNEL, MAX_INLINE_EVENT_BYTES } from "./bus-wire-format";
+export { deleteOldBusEvents, type DeleteOldBusEventsOptions } from "./delete-old-bus-events";
+export type { Queryable } from "../db/index";
+export { silentLogger, type Logger } from "../telemetry/index";

@@ -1,0 +1,36 @@
+import type { Queryable } from "../db/index";
+
+/**
+ * One event as every node sees it. `id` and `publishedAt` are fixed by the publisher, so a
+ * payload-plus-id hash (the event dedupe key) is identical on every node of the cluster.
+ */
+export interface BusEvent<P = unknown> {
+  id: string;
+  topic: string;
+  payload: P;
+  /** ISO-8601 UTC instant taken from the publisher's clock. */
+  publishedAt: string;
+  /** Node identity of the publisher, when it gave one. */
+  source?: string;
+}
+
+export type BusHandler = (event: BusEvent) => void | Promise<void>;
+
+export type Unsubscribe = () => void;
+
+export interface PublishOptions {
+  /**
+   * Publish inside the caller's transaction: PostgreSQL delivers the NOTIFY only when that
+   * transaction commits, and not at all when it rolls back.
+   */
+  tx?: Queryable;
+}
+
+/** Subscribing to this topic receives every event. */
+export const ALL_TOPICS = "*";
+
+export interface Bus {
+  publish<P>(topic: string, payload: P, opts?: PublishOptions): Promise<BusEvent<P>>;
+  subscribe(topic: string, handler: BusHandler): Unsubscribe;
+  close(): Promise<void>;
+}
