@@ -1,0 +1,69 @@
+import type { Queryable } from "../db/index";
+
+export interface AcquireClaimRow {
+  attempt: number;
+  stolen: boolean;
+  inserted: boolean;
+}
+
+/**
+ * One statement, two arms, so a steal can be told from a fresh take-over without a race:
+ *
+ * - `stolen` takes over a row that is still `claimed` but whose lease ran out. UPDATE locks the
+ *   row and, under READ COMMITTED, re-checks its WHERE on the newest committed version, so two
+ *   thieves cannot both win and a row completed meanwhile is not reported as stolen.
+ * - `taken` runs only when nothing was stolen: it inserts a new claim, or (ON CONFLICT) takes over
+ *   a `done`/`failed`/`expired` row, again re-checked on the locked newest version.
+ *
+ * Reading the old state in a plain CTE or RETURNING subselect would instead see the statement's
+ * snapshot, which can be older than the row the upsert actually locked and changed.
+ * `attempt` grows on every take-over; lease times use the database clock (`now()`) only.
+ *
+ * The one case this reports busy where a single ON CONFLICT ... OR lease_until < now() would
+ * succeed: a row inserted after this statement's snapshot that is already `claimed` and lapsed,
+ * which needs a lease shorter than the round trip. Busy is the safe answer there.
+ */
+const SQL = `
+WITH stolen AS (
+  UPDATE cyclium_work_claims
+     SET owner_node = $2,
+         lease_until = now() + make_interval(secs => $3),
+         attempt = attempt + 1,
+         steals = steals + 1,
+         error_detail = NULL,
+         updated_at = now()
+   WHERE dedupe_key = $1
+     AND state = 'claimed'
+     AND lease_until < now()
+  RETURNING attempt
+),
+taken AS (
+  INSERT INTO cyclium_work_claims AS c (dedupe_key, state, owner_node, lease_until)
+  SELECT $1, 'claimed', $2, now() + make_interval(secs => $3)
+   WHERE NOT EXISTS (SELECT 1 FROM stolen)
+  ON CONFLICT (dedupe_key) DO UPDATE
+     SET state = 'claimed',
+         owner_node = EXCLUDED.owner_node,
+         lease_until = EXCLUDED.lease_until,
+         attempt = c.attempt + 1,
+         error_detail = NULL,
+         updated_at = now()
+   WHERE c.state IN ('done', 'failed', 'expired')
+  RETURNING c.attempt, (c.xmax = 0) AS inserted
+)
+SELECT attempt, true AS stolen, false AS inserted FROM stolen
+UNION ALL
+SELECT attempt, false AS stolen, inserted FROM taken`;
+
+/** Claims `dedupeKey` for `owner`; no row back means someone else holds a live lease (busy). */
+export async function acquireClaim(
+  options: { dedupeKey: string; owner: string; leaseSeconds: number },
+  db: Queryable,
+): Promise<AcquireClaimRow | null> {
+  const result = await db.query<AcquireClaimRow>(SQL, [
+    options.dedupeKey,
+    options.owner,
+    options.leaseSeconds,
+  ]);
+  return result.rows[0] ?? null;
+}

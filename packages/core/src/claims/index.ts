@@ -1,0 +1,49 @@
+export { acquireClaim, type AcquireClaimRow } from "./acquire-claim";
+export { checkFence } from "./check-fence";
+export { completeClaim } from "./complete-claim";
+export {
+  createWorkClaims,
+  WORK_CLAIMS_MODES,
+  type CreateWorkClaimsOptions,
+  type WorkClaimsMode,
+} from "./create-work-claims";
+export { failClaim } from "./fail-claim";
+export {
+  startHeartbeat,
+  type Heartbeat,
+  type HeartbeatEnd,
+  type HeartbeatOptions,
+} from "./heartbeat";
+export {
+  MemoryWorkClaims,
+  type MemoryClaim,
+  type MemoryWorkClaimsOptions,
+} from "./memory-work-claims";
+export { PassthroughWorkClaims } from "./passthrough-work-claims";
+export { PostgresWorkClaims, type PostgresWorkClaimsOptions } from "./postgres-work-claims";
+export { reclaimExpiredClaims } from "./reclaim-expired-claims";
+export { renewClaim } from "./renew-claim";
+export {
+  runWithClaim,
+  type ClaimedWork,
+  type RunWithClaimOptions,
+  type RunWithClaimResult,
+} from "./run-with-claim";
+export {
+  CLAIM_STATES,
+  DEFAULT_LEASE_SECONDS,
+  MAX_DEDUPE_KEY_LENGTH,
+  type AcquireClaimOptions,
+  type AcquireClaimResult,
+  type ClaimFence,
+  type ClaimState,
+  type CompleteClaimOptions,
+  type FailClaimOptions,
+  type ReclaimExpiredOptions,
+  type ReclaimExpiredResult,
+  type ReleaseClaimResult,
+  type RenewClaimOptions,
+  type RenewClaimResult,
+  type WorkClaims,
+  type WorkClaimsKind,
+} from "./work-claims";

@@ -1,0 +1,180 @@
+import { performance } from "node:perf_hooks";
+import type { Telemetry, TelemetryEventName } from "../telemetry/index";
+import { validateClaimInput } from "./validate-claim-input";
+import type {
+  AcquireClaimOptions,
+  AcquireClaimResult,
+  ClaimState,
+  CompleteClaimOptions,
+  FailClaimOptions,
+  ReclaimExpiredOptions,
+  ReclaimExpiredResult,
+  ReleaseClaimResult,
+  RenewClaimOptions,
+  RenewClaimResult,
+  WorkClaims,
+} from "./work-claims";
+
+export interface MemoryClaim {
+  state: ClaimState;
+  owner: string;
+  /** On this instance's clock (`now()`), in ms. */
+  leaseUntil: number;
+  attempt: number;
+  steals: number;
+  errorDetail: string | null;
+}
+
+export interface MemoryWorkClaimsOptions {
+  /** The clock leases are measured on; monotonic by default. Tests may drive it by hand. */
+  now?: () => number;
+  /** Emits the same events as the Postgres implementation when given. */
+  telemetry?: Telemetry;
+}
+
+const NOT_OWNER = { ok: false, error: "not_owner" } as const;
+
+/**
+ * An in-memory WorkClaims for unit tests of code that uses claims. Same rules as the Postgres
+ * implementation (take-over of done/failed/expired, steal of a lapsed claimed row, attempt as
+ * fencing token), plus `setBusy(key)` to make a key look held by another node. Its fences
+ * are null: there is no row for fenced SQL writes to check.
+ */
+export class MemoryWorkClaims implements WorkClaims {
+  readonly kind = "memory";
+  private readonly claims = new Map<string, MemoryClaim>();
+  private readonly busy = new Set<string>();
+  private readonly now: () => number;
+  private readonly telemetry: Telemetry | undefined;
+
+  constructor(options: MemoryWorkClaimsOptions = {}) {
+    this.now = options.now ?? (() => performance.now());
+    this.telemetry = options.telemetry;
+  }
+
+  /** Every acquire of `key` answers busy until `clearBusy(key)`. */
+  setBusy(key: string): void {
+    this.busy.add(key);
+  }
+
+  clearBusy(key: string): void {
+    this.busy.delete(key);
+  }
+
+  /** A copy of the claim's row, for assertions. */
+  get(key: string): MemoryClaim | undefined {
+    const claim = this.claims.get(key);
+    return claim ? { ...claim } : undefined;
+  }
+
+  acquire(options: AcquireClaimOptions): Promise<AcquireClaimResult> {
+    validateClaimInput(options);
+    const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
+    const now = this.now();
+    const leaseUntil = now + options.leaseSeconds * 1000;
+    const existing = this.claims.get(options.dedupeKey);
+    if (this.busy.has(options.dedupeKey)) {
+      this.emit("cyclium.work_claims.busy", meta);
+      return Promise.resolve({ ok: false, error: "busy" });
+    }
+    let claim: MemoryClaim;
+    let stolen = false;
+    if (!existing) {
+      claim = {
+        state: "claimed",
+        owner: options.owner,
+        leaseUntil,
+        attempt: 1,
+        steals: 0,
+        errorDetail: null,
+      };
+    } else if (existing.state === "claimed" && existing.leaseUntil < now) {
+      stolen = true;
+      claim = {
+        ...existing,
+        owner: options.owner,
+        leaseUntil,
+        attempt: existing.attempt + 1,
+        steals: existing.steals + 1,
+        errorDetail: null,
+      };
+    } else if (existing.state !== "claimed") {
+      claim = {
+        ...existing,
+        state: "claimed",
+        owner: options.owner,
+        leaseUntil,
+        attempt: existing.attempt + 1,
+        errorDetail: null,
+      };
+    } else {
+      this.emit("cyclium.work_claims.busy", meta);
+      return Promise.resolve({ ok: false, error: "busy" });
+    }
+    this.claims.set(options.dedupeKey, claim);
+    this.emit(stolen ? "cyclium.work_claims.steal" : "cyclium.work_claims.acquired", meta);
+    return Promise.resolve({ ok: true, attempt: claim.attempt, stolen, fence: null });
+  }
+
+  renew(options: RenewClaimOptions): Promise<RenewClaimResult> {
+    validateClaimInput(options);
+    const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
+    const claim = this.owned(options);
+    if (!claim) {
+      this.emit("cyclium.work_claims.renew_failed", { ...meta, reason: "not_owner" });
+      return Promise.resolve(NOT_OWNER);
+    }
+    claim.leaseUntil = this.now() + options.leaseSeconds * 1000;
+    this.emit("cyclium.work_claims.renewed", meta);
+    return Promise.resolve({ ok: true });
+  }
+
+  complete(options: CompleteClaimOptions): Promise<ReleaseClaimResult> {
+    return Promise.resolve(this.release(options, "done", null));
+  }
+
+  fail(options: FailClaimOptions): Promise<ReleaseClaimResult> {
+    return Promise.resolve(this.release(options, "failed", options.errorDetail));
+  }
+
+  reclaimExpired(options: ReclaimExpiredOptions): Promise<ReclaimExpiredResult> {
+    const now = this.now();
+    const expiredKeys: string[] = [];
+    for (const [key, claim] of this.claims) {
+      if (expiredKeys.length >= options.limit) break;
+      if (claim.state === "claimed" && claim.leaseUntil < now) {
+        claim.state = "expired";
+        expiredKeys.push(key);
+      }
+    }
+    return Promise.resolve({ expiredKeys });
+  }
+
+  private owned(options: CompleteClaimOptions): MemoryClaim | undefined {
+    const claim = this.claims.get(options.dedupeKey);
+    if (!claim || claim.state !== "claimed" || claim.owner !== options.owner) return undefined;
+    if (options.attempt !== undefined && claim.attempt !== options.attempt) return undefined;
+    return claim;
+  }
+
+  private release(
+    options: CompleteClaimOptions,
+    state: "done" | "failed",
+    errorDetail: string | null,
+  ): ReleaseClaimResult {
+    validateClaimInput(options);
+    const claim = this.owned(options);
+    if (!claim) return NOT_OWNER;
+    claim.state = state;
+    if (errorDetail !== null) claim.errorDetail = errorDetail;
+    this.emit(state === "done" ? "cyclium.work_claims.completed" : "cyclium.work_claims.failed", {
+      dedupe_key: options.dedupeKey,
+      owner_node: options.owner,
+    });
+    return { ok: true };
+  }
+
+  private emit(name: TelemetryEventName, metadata: Record<string, string>): void {
+    this.telemetry?.emit(name, { count: 1 }, metadata);
+  }
+}

@@ -1,0 +1,83 @@
+import { performance } from "node:perf_hooks";
+import { silentLogger, type Logger } from "../telemetry/index";
+import { startHeartbeat, type HeartbeatOptions } from "./heartbeat";
+import { DEFAULT_LEASE_SECONDS, type ClaimFence, type WorkClaims } from "./work-claims";
+
+export interface RunWithClaimOptions {
+  claims: WorkClaims;
+  dedupeKey: string;
+  owner: string;
+  leaseSeconds?: number;
+  /** The node's shutdown signal. */
+  signal?: AbortSignal;
+  logger?: Logger;
+  heartbeat?: Pick<HeartbeatOptions, "safetyMarginMs" | "renewTimeoutMs" | "retryDelayMs">;
+}
+
+/** What the work gets: abort when `signal` fires, and present `fence` on journal writes. */
+export interface ClaimedWork {
+  signal: AbortSignal;
+  attempt: number;
+  stolen: boolean;
+  fence: ClaimFence | null;
+}
+
+export type RunWithClaimResult<T> =
+  | { status: "busy" }
+  /** `released` is false when the claim was lost before it could be marked done. */
+  | { status: "done"; value: T; released: boolean };
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * The claim life cycle around one piece of work: acquire, heartbeat while it runs, `done` when it
+ * returns, `failed` when it throws (the error is rethrown). Completion and failure are fenced on
+ * the acquired attempt, so a zombie cannot release the claim of the node that took over.
+ */
+export async function runWithClaim<T>(
+  options: RunWithClaimOptions,
+  work: (claimed: ClaimedWork) => Promise<T>,
+): Promise<RunWithClaimResult<T>> {
+  const { claims, dedupeKey, owner } = options;
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  const logger = options.logger ?? silentLogger;
+  const leaseStartedAt = performance.now();
+  const acquired = await claims.acquire({ dedupeKey, owner, leaseSeconds });
+  if (!acquired.ok) return { status: "busy" };
+  const { attempt } = acquired;
+
+  // Passthrough claims have nothing to renew: no timers, no queries.
+  const heartbeat =
+    claims.kind === "passthrough"
+      ? null
+      : startHeartbeat({
+          ...options.heartbeat,
+          claims,
+          dedupeKey,
+          owner,
+          attempt,
+          leaseSeconds,
+          leaseStartedAt,
+          logger,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+  const signal = heartbeat?.signal ?? options.signal ?? NEVER_ABORTED;
+
+  let value: T;
+  try {
+    value = await work({ signal, attempt, stolen: acquired.stolen, fence: acquired.fence });
+  } catch (error) {
+    heartbeat?.stop();
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    await claims
+      .fail({ dedupeKey, owner, attempt, errorDetail: detail.slice(0, 4000) })
+      .catch((failError: unknown) => {
+        // The lease will lapse on its own; the work's error is the one that matters.
+        logger.warn({ err: failError, dedupe_key: dedupeKey }, "could not mark claim failed");
+      });
+    throw error;
+  }
+  heartbeat?.stop();
+  const released = await claims.complete({ dedupeKey, owner, attempt });
+  return { status: "done", value, released: released.ok };
+}

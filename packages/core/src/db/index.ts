@@ -1,0 +1,3 @@
+export type { Queryable } from "./queryable";
+export { withTransaction, type Connectable } from "./with-transaction";
+export { isPgError, isUniqueViolation, PG_UNIQUE_VIOLATION, type PgErrorLike } from "./pg-error";

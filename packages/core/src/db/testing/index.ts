@@ -1,0 +1,2 @@
+export { openClients } from "./open-clients";
+export { spyQueryable, type QueryableSpy } from "./queryable-spy";

@@ -1,0 +1,7 @@
+export {
+  CYCLIUM_ERROR_CODES,
+  CycliumError,
+  isCycliumError,
+  type CycliumErrorCode,
+} from "./cyclium-error";
+export { assertNever } from "./assert-never";

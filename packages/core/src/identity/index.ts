@@ -1,0 +1,6 @@
+export {
+  MAX_NODE_IDENTITY_LENGTH,
+  processNodeIdentity,
+  resolveNodeIdentity,
+  type NodeIdentitySource,
+} from "./node-identity";

@@ -1,0 +1,11 @@
+export { envScopeSql } from "./env-scope";
+export {
+  resolveScope,
+  scopeFragment,
+  scopeSql,
+  type NodeScope,
+  type ScopeColumns,
+  type ScopeOverrides,
+} from "./resolve-scope";
+export { assertColumn, SqlParams, type SqlFragment } from "./sql-params";
+export { stackScopeSql } from "./stack-scope";

@@ -1,0 +1,35 @@
+/**
+ * Every telemetry event core emits. The SPEC (section 9) fixes the names that dashboards and
+ * alerts depend on; the rest are core's own additions, marked below.
+ */
+export const TELEMETRY_EVENTS = [
+  "cyclium.work_claims.acquired",
+  "cyclium.work_claims.steal",
+  "cyclium.work_claims.busy",
+  "cyclium.work_claims.renewed",
+  "cyclium.work_claims.renew_failed",
+  "cyclium.work_claims.completed",
+  "cyclium.work_claims.failed",
+  // core: lapsed claims marked `expired` by reclaimExpired.
+  "cyclium.work_claims.expired",
+  "cyclium.recovery.sweep",
+  "cyclium.episode.started",
+  "cyclium.episode.completed",
+  "cyclium.episode.failed",
+  // core: an insert that lost the dedupe race (another node created the episode).
+  "cyclium.episode.deduped",
+  // core: a zombie's step or final-status write rejected because its attempt is stale.
+  "cyclium.episode.fenced",
+  "cyclium.trigger_request.created",
+  "cyclium.trigger_request.dispatched",
+  "cyclium.trigger_request.expired",
+  "cyclium.trigger.fired",
+  "cyclium.trigger.skipped",
+] as const;
+
+export type TelemetryEventName = (typeof TELEMETRY_EVENTS)[number];
+
+/** `cyclium.work_claims.acquired` -> `cyclium_work_claims_acquired` (Prometheus-safe). */
+export function metricBaseName(event: TelemetryEventName): string {
+  return event.replace(/[^a-zA-Z0-9_]/g, "_");
+}
