@@ -25,8 +25,10 @@ export class MemoryBus implements Bus {
     this.#nodeIdentity = options.nodeIdentity;
   }
 
-  /** Resolves once every handler has been invoked; `tx` is ignored (there is no database). */
-  // async so that every failure, an invalid topic included, is a rejection and never a throw.
+  /**
+   * Resolves once every handler has been invoked; `tx` is ignored (there is no database).
+   * `async` without an await so that every failure, an invalid topic included, is a rejection.
+   */
   // eslint-disable-next-line @typescript-eslint/require-await
   async publish<P>(topic: string, payload: P, _opts?: PublishOptions): Promise<BusEvent<P>> {
     if (this.#closed) throw new Error("bus is closed");

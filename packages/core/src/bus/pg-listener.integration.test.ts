@@ -1,4 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { notify } from "./notify";
 import { PgListener } from "./pg-listener";
@@ -62,6 +63,45 @@ describe("PgListener", () => {
       await listener.close();
     }
     expect(await backendsListeningAs("listener-under-test")).toBe(0);
+  });
+
+  it("keeps retrying with backoff while the database refuses connections", async () => {
+    const failures: number[] = [];
+    const listener = new PgListener({
+      connection: db.url,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
+      logger: {
+        debug: () => {},
+        info: () => {},
+        error: () => {},
+        warn: (obj, msg) => {
+          if (msg?.includes("reconnect failed")) failures.push(Date.now());
+        },
+      },
+    });
+    await listener.start();
+    const received: string[] = [];
+    await listener.listen("cyclium_trigger_requests", (p) => void received.push(p));
+    // A database cannot refuse connections to itself: switch it from the server's admin database.
+    const admin = new pg.Client({ connectionString: process.env.CYCLIUM_TEST_SERVER_URL });
+    await admin.connect();
+    const database = pg.escapeIdentifier(db.name);
+    try {
+      await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      await db.pool.query("SELECT pg_terminate_backend($1)", [listener.backendPid]);
+      await vi.waitFor(() => expect(failures.length).toBeGreaterThanOrEqual(3));
+      expect(listener.isConnected).toBe(false);
+    } finally {
+      await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    try {
+      await vi.waitFor(() => expect(listener.isConnected).toBe(true));
+      await notify({ db: db.pool, channel: "cyclium_trigger_requests", payload: "back" });
+      await vi.waitFor(() => expect(received).toEqual(["back"]));
+    } finally {
+      await listener.close();
+    }
   });
 
   it("stops delivering a channel once its last handler unsubscribes", async () => {

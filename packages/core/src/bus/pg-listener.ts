@@ -186,6 +186,7 @@ export class PgListener {
       this.#connect().then(
         () => this.#afterReconnect(),
         (err: unknown) => {
+          if (this.#closed) return;
           this.#failedAttempts += 1;
           this.#logger.warn(
             { err, attempt: this.#failedAttempts },
