@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { getWebEnv } from "@/env";
+import { getWebEnv } from "../env";
 
 // `next dev` re-evaluates modules on every edit; caching the pool on globalThis keeps one pool
 // per process instead of leaking a new set of connections per hot reload.

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { getWebEnv } from "@/env";
+import { getWebEnv } from "../env";
 
 /** What this console process is, as shown in the top bar and recorded as a node. */
 export interface TNodeInfo {

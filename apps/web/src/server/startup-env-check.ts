@@ -1,4 +1,4 @@
-import { getWebEnv, WebEnvError } from "@/env";
+import { getWebEnv, WebEnvError } from "../env";
 
 /** Exit code for invalid configuration, shared with the worker (SPEC section 9). */
 const EXIT_INVALID_CONFIG = 2;

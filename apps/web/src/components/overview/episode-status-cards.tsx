@@ -8,7 +8,7 @@ const STATUS_CARDS: readonly { status: TStatus; label: string; hint: string }[] 
   { status: "pending", label: "Pending", hint: "Waiting for a slot or a worker" },
   { status: "running", label: "Running", hint: "Executing on a node now" },
   { status: "completed", label: "Completed", hint: "Finished successfully" },
-  { status: "failed", label: "Failed", hint: "Failed, budget exceeded or orphaned" },
+  { status: "failed", label: "Failed", hint: "Ended with an error" },
   { status: "cancelled", label: "Cancelled", hint: "Stopped by an operator or shed" },
 ];
 

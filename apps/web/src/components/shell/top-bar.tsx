@@ -29,9 +29,11 @@ export async function TopBar() {
           <Badge label="stack" value={node.stack} title={`CYCLIUM_STACK_SLUG=${node.stack}`} />
         ) : null}
         <Badge label="node" value={node.identity} title="This console's node identity" />
-        <span className="mode-chip" title="The console creates episodes; workers execute them">
-          {node.mode}
-        </span>
+        <Badge
+          label="mode"
+          value={node.mode}
+          title="The console creates episodes and defers their execution to full-mode workers"
+        />
       </div>
     </header>
   );

@@ -16,7 +16,7 @@ export function ComingSoon({ page: pageId }: { page: TConsolePageId }) {
           <div className="coming-soon-title">
             This page is being built <span className="pill pill-muted">Coming soon</span>
           </div>
-          <p className="coming-soon-lead">When it lands, {page.label.toLowerCase()} will show:</p>
+          <p className="coming-soon-lead">When it lands, this page will show:</p>
           <ul className="coming-soon-list">
             {page.planned.map((item) => (
               <li key={item}>{item}</li>

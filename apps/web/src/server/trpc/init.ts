@@ -1,18 +1,16 @@
-import "server-only";
 import { initTRPC } from "@trpc/server";
+import type pg from "pg";
 import { z, ZodError } from "zod";
-import { getPool } from "@/server/db";
-import { getNodeInfo } from "@/server/node-info";
+import type { TNodeInfo } from "../node-info";
 
 /**
- * Per-request context. `headers` is unused until sign-in lands, but every transport (the HTTP
- * route handler and the RSC caller) already passes them so sessions can be read here later.
+ * What every procedure receives. Built per request by `createTrpcContext` (context.ts); tests
+ * build it directly around a test database and call procedures through `createCaller`.
  */
-export function createTrpcContext(_options: { headers: Headers }) {
-  return { db: getPool(), node: getNodeInfo() };
+export interface TTrpcContext {
+  db: pg.Pool;
+  node: TNodeInfo;
 }
-
-export type TTrpcContext = ReturnType<typeof createTrpcContext>;
 
 const t = initTRPC.context<TTrpcContext>().create({
   // The browser never sees stack traces or internal messages (SQL text, file paths): unexpected

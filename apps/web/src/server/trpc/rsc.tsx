@@ -6,8 +6,8 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
 import { cache, type ReactNode } from "react";
-import { makeQueryClient } from "@/trpc/query-client";
-import { createTrpcContext } from "./init";
+import { makeQueryClient } from "../../trpc/query-client";
+import { createTrpcContext } from "./context";
 import { appRouter } from "./root-router";
 
 // One QueryClient per request: React's cache() is scoped to a single server render.

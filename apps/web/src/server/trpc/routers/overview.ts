@@ -1,4 +1,4 @@
-import { getOverviewStats } from "@/server/queries/get-overview-stats";
+import { getOverviewStats } from "../../queries/get-overview-stats";
 import { createTrpcRouter, publicProcedure } from "../init";
 import { ZOverviewStats, ZOverviewStatsInput } from "./overview.schema";
 

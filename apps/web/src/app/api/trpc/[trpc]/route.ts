@@ -1,5 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { createTrpcContext } from "@/server/trpc/init";
+import { createTrpcContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root-router";
 
 function handleTrpcRequest(request: Request): Promise<Response> {

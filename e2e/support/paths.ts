@@ -1,0 +1,7 @@
+import path from "node:path";
+
+export const e2eRoot = path.resolve(import.meta.dirname, "..");
+export const repoRoot = path.resolve(e2eRoot, "..");
+export const webRoot = path.join(repoRoot, "apps/web");
+export const logsDir = path.join(e2eRoot, ".logs");
+export const screenshotsDir = path.join(e2eRoot, "screenshots");

@@ -1,0 +1,155 @@
+// Real processes for the e2e suite: the web app now, workers later. Each child leads its own
+// process group (detached), so stopping it also stops whatever it spawned, and every child is
+// SIGKILLed if the test runner itself exits without running the teardown.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { childProcessEnv } from "./env";
+import { logsDir, webRoot } from "./paths";
+
+export interface ManagedProcess {
+  name: string;
+  pid: number;
+  logFile: string;
+  /** SIGTERM to the process group, SIGKILL after `graceMs`; resolves once it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const running = new Map<number, ChildProcess>();
+
+process.once("exit", () => {
+  for (const pid of running.keys()) signalGroup(pid, "SIGKILL");
+});
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+export function startProcess(options: {
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}): ManagedProcess {
+  fs.mkdirSync(logsDir, { recursive: true });
+  const logFile = path.join(logsDir, `${options.name}.log`);
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: childProcessEnv(options.env),
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
+  fs.closeSync(log);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${options.name}: ${options.command}`);
+  running.set(pid, child);
+  child.once("exit", () => running.delete(pid));
+
+  return {
+    name: options.name,
+    pid,
+    logFile,
+    stop(graceMs = 10_000) {
+      return new Promise((resolve) => {
+        if (hasExited(child)) return resolve();
+        const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), graceMs);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        signalGroup(pid, "SIGTERM");
+      });
+    },
+  };
+}
+
+/** A TCP port that was free a moment ago (the OS picks it), for a child to listen on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/**
+ * Polls `url` until it answers 2xx, failing early with the log's tail if the process dies —
+ * the thing to read when a server does not come up.
+ */
+export async function waitForHttp(
+  url: string,
+  owner: ManagedProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastProblem = "no answer yet";
+  while (Date.now() < deadline) {
+    if (!isAlive(owner.pid)) {
+      throw new Error(`${owner.name} exited before ${url} answered:\n${tail(owner.logFile)}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      if (response.ok) return;
+      lastProblem = `HTTP ${response.status}`;
+    } catch (error) {
+      lastProblem = error instanceof Error ? error.message : String(error);
+    }
+    // Poll interval while the server boots (`next start` is up in ~1 s).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(
+    `${url} did not answer within ${timeoutMs / 1000} s (${lastProblem}):\n${tail(owner.logFile)}`,
+  );
+}
+
+function isAlive(pid: number): boolean {
+  const child = running.get(pid);
+  return child !== undefined && !hasExited(child);
+}
+
+function tail(file: string, lines = 40): string {
+  if (!fs.existsSync(file)) return "(no log)";
+  return fs.readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+}
+
+/** The console as operators run it: the production build under `next start`. */
+export async function startWeb(options: {
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<ManagedProcess & { baseUrl: string }> {
+  const port = await freePort();
+  const nextBin = path.join(webRoot, "node_modules/next/dist/bin/next");
+  const web = startProcess({
+    name: "web",
+    command: process.execPath,
+    args: [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"],
+    cwd: webRoot,
+    env: { DATABASE_URL: options.databaseUrl, PORT: String(port), ...options.env },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${baseUrl}/api/health`, web);
+  } catch (error) {
+    await web.stop();
+    throw error;
+  }
+  return { ...web, baseUrl };
+}
