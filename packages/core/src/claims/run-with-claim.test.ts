@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { spyQueryable } from "../db/testing/index";
+import { Telemetry, type TelemetryEvent } from "../telemetry/index";
+import { createWorkClaims } from "./create-work-claims";
+import { startHeartbeat } from "./heartbeat";
+import { MemoryWorkClaims } from "./memory-work-claims";
+import { runWithClaim } from "./run-with-claim";
+
+describe("runWithClaim with in-memory claims", () => {
+  it("marks the claim done when the work returns", async () => {
+    const claims = new MemoryWorkClaims();
+    const result = await runWithClaim(
+      { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 5 },
+      ({ attempt, signal }) => Promise.resolve({ attempt, aborted: signal.aborted }),
+    );
+    expect(result).toEqual({
+      status: "done",
+      value: { attempt: 1, aborted: false },
+      released: true,
+    });
+    expect(claims.get("k")?.state).toBe("done");
+  });
+
+  it("answers busy for a key another node holds (setBusy)", async () => {
+    const claims = new MemoryWorkClaims();
+    claims.setBusy("k");
+    let ran = false;
+    const result = await runWithClaim({ claims, dedupeKey: "k", owner: "n1" }, () => {
+      ran = true;
+      return Promise.resolve();
+    });
+    expect(result).toEqual({ status: "busy" });
+    expect(ran).toBe(false);
+    claims.clearBusy("k");
+    expect((await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 1 })).ok).toBe(true);
+  });
+
+  it("marks the claim failed and rethrows when the work throws", async () => {
+    const claims = new MemoryWorkClaims();
+    await expect(
+      runWithClaim({ claims, dedupeKey: "k", owner: "n1" }, () =>
+        Promise.reject(new Error("strategy blew up")),
+      ),
+    ).rejects.toThrow("strategy blew up");
+    expect(claims.get("k")).toMatchObject({
+      state: "failed",
+      errorDetail: "Error: strategy blew up",
+    });
+  });
+
+  it("emits the claim events it is given a telemetry for", async () => {
+    const telemetry = new Telemetry();
+    const names: TelemetryEvent["name"][] = [];
+    telemetry.subscribe((event) => names.push(event.name));
+    const claims = new MemoryWorkClaims({ telemetry });
+    await runWithClaim({ claims, dedupeKey: "k", owner: "n1" }, () => Promise.resolve());
+    expect(names).toEqual(["cyclium.work_claims.acquired", "cyclium.work_claims.completed"]);
+  });
+});
+
+describe("passthrough claims (CYCLIUM_WORK_CLAIMS=none)", () => {
+  it("performs zero queries for every operation, the heartbeat and a full run", async () => {
+    const spy = spyQueryable();
+    const telemetry = new Telemetry();
+    const events: TelemetryEvent[] = [];
+    telemetry.subscribe((event) => events.push(event));
+    const claims = createWorkClaims({ mode: "none", db: spy, telemetry });
+    expect(claims.kind).toBe("passthrough");
+
+    const acquired = await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 });
+    expect(acquired).toEqual({ ok: true, attempt: 1, stolen: false, fence: null });
+    expect(await claims.renew({ dedupeKey: "k", owner: "n1", leaseSeconds: 1 })).toEqual({
+      ok: true,
+    });
+    expect(await claims.complete({ dedupeKey: "k", owner: "n1" })).toEqual({ ok: true });
+    expect(await claims.fail({ dedupeKey: "k", owner: "n1", errorDetail: "x" })).toEqual({
+      ok: true,
+    });
+    expect(await claims.reclaimExpired({ limit: 10 })).toEqual({ expiredKeys: [] });
+
+    const heartbeat = startHeartbeat({ claims, dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    heartbeat.stop();
+    const run = await runWithClaim(
+      { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 },
+      ({ fence }) => Promise.resolve(fence),
+    );
+    expect(run).toEqual({ status: "done", value: null, released: true });
+
+    expect(spy.calls).toHaveLength(0);
+    expect(events).toHaveLength(0);
+  });
+});

@@ -1,0 +1,129 @@
+/** `cyclium_episodes.status`. */
+export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
+export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
+
+/** `cyclium_episodes.trigger_type`. */
+export const TRIGGER_TYPES = ["schedule", "event", "poll", "manual", "workflow"] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export interface Episode {
+  id: string;
+  actorId: string;
+  expectationId: string;
+  status: EpisodeStatus;
+  phase: string | null;
+  triggerType: TriggerType;
+  dedupeKey: string | null;
+  input: unknown;
+  result: unknown;
+  errorClass: string | null;
+  errorMessage: string | null;
+  attempt: number;
+  turnsUsed: number;
+  tokensUsed: number;
+  sourceNode: string | null;
+  sourceStack: string | null;
+  sourceEnv: string | null;
+  executedBy: string | null;
+  workflowInstanceId: string | null;
+  workflowStep: string | null;
+  insertedAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  archivedAt: Date | null;
+}
+
+/** The row as pg returns it (BIGINT arrives as a string). */
+export interface EpisodeRow {
+  id: string;
+  actor_id: string;
+  expectation_id: string;
+  status: EpisodeStatus;
+  phase: string | null;
+  trigger_type: TriggerType;
+  dedupe_key: string | null;
+  input: unknown;
+  result: unknown;
+  error_class: string | null;
+  error_message: string | null;
+  attempt: number;
+  turns_used: number;
+  tokens_used: string;
+  source_node: string | null;
+  source_stack: string | null;
+  source_env: string | null;
+  executed_by: string | null;
+  workflow_instance_id: string | null;
+  workflow_step: string | null;
+  inserted_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  archived_at: Date | null;
+}
+
+/** The column list for RETURNING / SELECT, qualified with `alias` when given. */
+export function episodeColumns(alias?: string): string {
+  const prefix = alias ? `${alias}.` : "";
+  return [
+    "id",
+    "actor_id",
+    "expectation_id",
+    "status",
+    "phase",
+    "trigger_type",
+    "dedupe_key",
+    "input",
+    "result",
+    "error_class",
+    "error_message",
+    "attempt",
+    "turns_used",
+    "tokens_used",
+    "source_node",
+    "source_stack",
+    "source_env",
+    "executed_by",
+    "workflow_instance_id",
+    "workflow_step",
+    "inserted_at",
+    "updated_at",
+    "started_at",
+    "finished_at",
+    "archived_at",
+  ]
+    .map((column) => prefix + column)
+    .join(", ");
+}
+
+export function toEpisode(row: EpisodeRow): Episode {
+  return {
+    id: row.id,
+    actorId: row.actor_id,
+    expectationId: row.expectation_id,
+    status: row.status,
+    phase: row.phase,
+    triggerType: row.trigger_type,
+    dedupeKey: row.dedupe_key,
+    input: row.input,
+    result: row.result,
+    errorClass: row.error_class,
+    errorMessage: row.error_message,
+    attempt: row.attempt,
+    turnsUsed: row.turns_used,
+    // Token counts stay far below 2^53; a number is what every caller wants.
+    tokensUsed: Number(row.tokens_used),
+    sourceNode: row.source_node,
+    sourceStack: row.source_stack,
+    sourceEnv: row.source_env,
+    executedBy: row.executed_by,
+    workflowInstanceId: row.workflow_instance_id,
+    workflowStep: row.workflow_step,
+    insertedAt: row.inserted_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    archivedAt: row.archived_at,
+  };
+}

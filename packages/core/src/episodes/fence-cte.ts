@@ -1,0 +1,25 @@
+import type { ClaimFence } from "../claims/index";
+
+/**
+ * The `fence` CTE that fenced writes select from: one row while the writer still holds the claim
+ * at its attempt, none otherwise. FOR SHARE locks the claim row until the write commits, so a
+ * concurrent steal (an UPDATE of that row) waits for the write, or the write re-checks the row the
+ * steal left behind and finds its attempt stale: no interleaving lets a zombie write land after a
+ * take-over. Without a fence (claims off) the CTE is one constant row.
+ *
+ * The placeholders are `$${first}`, `$${first + 1}` and `$${first + 2}`: key, owner, attempt.
+ */
+export function fenceCte(
+  fence: ClaimFence | null,
+  first: number,
+): { sql: string; values: unknown[] } {
+  if (fence === null) return { sql: "fence AS (SELECT 1 AS held)", values: [] };
+  return {
+    sql: `fence AS (
+  SELECT 1 AS held FROM cyclium_work_claims
+   WHERE dedupe_key = $${first} AND owner_node = $${first + 1} AND attempt = $${first + 2}
+     AND state = 'claimed'
+   FOR SHARE)`,
+    values: [fence.dedupeKey, fence.owner, fence.attempt],
+  };
+}

@@ -1,0 +1,29 @@
+export {
+  appendStep,
+  reportFenced,
+  type AppendStepOptions,
+  type AppendStepResult,
+} from "./append-step";
+export { canonicalHash, canonicalJson } from "./canonical-json";
+export {
+  createEpisode,
+  DEFAULT_CREATE_JITTER_MS,
+  type CreateEpisodeOptions,
+  type CreateEpisodeResult,
+} from "./create-episode";
+export { dedupeKey, scheduleWindow, type DedupeKeyInput } from "./dedupe-key";
+export {
+  EPISODE_STATUSES,
+  episodeColumns,
+  toEpisode,
+  TRIGGER_TYPES,
+  type Episode,
+  type EpisodeRow,
+  type EpisodeStatus,
+  type TriggerType,
+} from "./episode-row";
+export {
+  finishEpisode,
+  type FinishEpisodeOptions,
+  type FinishEpisodeResult,
+} from "./finish-episode";

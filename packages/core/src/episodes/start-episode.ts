@@ -1,0 +1,56 @@
+import type { ClaimFence } from "../claims/index";
+import type { Queryable } from "../db/index";
+import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "./episode-row";
+import { fenceCte } from "./fence-cte";
+
+export interface StartEpisodeOptions {
+  episodeId: string;
+  /** From the claim's acquire; null when claims are off. */
+  fence: ClaimFence | null;
+  /** Node identity that runs it (`executed_by`). */
+  executedBy: string;
+}
+
+export type StartEpisodeResult =
+  | { started: true; episode: Episode }
+  /** Not pending any more (cancelled, expired, run elsewhere) or archived: nothing to do. */
+  | { started: false; reason: "not_pending" }
+  | { started: false; reason: "fenced" };
+
+const PARAMS = 2;
+
+// pending -> running only: a queued episode that was cancelled or expired meanwhile, or that
+// another node already started, is left alone. A restarted (recovered) episode is pending again,
+// so it starts here too; its started_at is reset to this run's start, which the wall budget and
+// the recovery sweep's staleness both measure from.
+function sql(fence: string): string {
+  return `
+WITH ${fence},
+started AS (
+  UPDATE cyclium_episodes
+     SET status = 'running', started_at = now(), finished_at = NULL,
+         executed_by = $2, updated_at = now()
+   WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
+     AND EXISTS (SELECT 1 FROM fence)
+  RETURNING ${episodeColumns()}
+)
+SELECT EXISTS (SELECT 1 FROM fence) AS held, started.*
+  FROM (SELECT 1) AS one LEFT JOIN started ON true`;
+}
+
+/** Marks a pending episode running, only while the caller holds its claim. */
+export async function startEpisode(
+  options: StartEpisodeOptions,
+  db: Queryable,
+): Promise<StartEpisodeResult> {
+  const fence = fenceCte(options.fence, PARAMS + 1);
+  const result = await db.query<{ held: boolean } & Partial<EpisodeRow>>(sql(fence.sql), [
+    options.episodeId,
+    options.executedBy,
+    ...fence.values,
+  ]);
+  const row = result.rows[0];
+  if (!row?.held) return { started: false, reason: "fenced" };
+  if (row.id === undefined || row.id === null) return { started: false, reason: "not_pending" };
+  return { started: true, episode: toEpisode(row as EpisodeRow) };
+}
