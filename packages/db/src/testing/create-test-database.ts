@@ -34,7 +34,8 @@ export async function createTestDatabase(
         "or pass serverUrl and templateDatabase.",
     );
   }
-  const name = `${options.prefix ?? "cyclium_test"}_${randomBytes(6).toString("hex")}`;
+  const runPid = process.env.CYCLIUM_TEST_RUN_PID ?? String(process.pid);
+  const name = `${options.prefix ?? "cyclium_test"}_${runPid}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -46,6 +47,9 @@ export async function createTestDatabase(
   }
   const url = withDatabase(serverUrl, name);
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle client whose backend goes away (a test restarting or cutting the server) must not
+  // crash the test process with an unhandled 'error' event.
+  pool.on("error", () => undefined);
   let dropped = false;
   return {
     url,
