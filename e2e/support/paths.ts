@@ -5,3 +5,5 @@ export const repoRoot = path.resolve(e2eRoot, "..");
 export const webRoot = path.join(repoRoot, "apps/web");
 export const logsDir = path.join(e2eRoot, ".logs");
 export const screenshotsDir = path.join(e2eRoot, "screenshots");
+/** Next.js CLI of the web app (its package scripts call the same binary). */
+export const nextBin = path.join(webRoot, "node_modules/next/dist/bin/next");

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { childProcessEnv } from "./env";
-import { logsDir, webRoot } from "./paths";
+import { logsDir, nextBin, webRoot } from "./paths";
 
 export interface ManagedProcess {
   name: string;
@@ -136,7 +136,6 @@ export async function startWeb(options: {
   env?: Record<string, string>;
 }): Promise<ManagedProcess & { baseUrl: string }> {
   const port = await freePort();
-  const nextBin = path.join(webRoot, "node_modules/next/dist/bin/next");
   const web = startProcess({
     name: "web",
     command: process.execPath,

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { childProcessEnv } from "./env";
-import { repoRoot, webRoot } from "./paths";
+import { nextBin, repoRoot, webRoot } from "./paths";
 
 // Everything the console's production bundle is built from. `pnpm start` uses the same rule.
 const BUILD_INPUTS = [
@@ -26,13 +26,15 @@ export function ensureWebBuild(log: (message: string) => void): void {
     return;
   }
   log(`building the web app (${reason})…`);
-  const result = spawnSync("pnpm", ["--filter", "@cyclium/web", "build"], {
-    cwd: repoRoot,
+  // The web package's `build` script is plain `next build`; calling Next's CLI with this Node
+  // avoids depending on a `pnpm` binary being on PATH inside the test runner.
+  const result = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: webRoot,
     stdio: "inherit",
     env: childProcessEnv({}),
   });
   if (result.status !== 0) {
-    throw new Error(`pnpm --filter @cyclium/web build failed (exit ${result.status ?? "signal"})`);
+    throw new Error(`next build of apps/web failed (exit ${result.status ?? "signal"})`);
   }
 }
 

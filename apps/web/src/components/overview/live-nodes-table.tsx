@@ -37,41 +37,47 @@ export function LiveNodesTable({
           </tr>
         </thead>
         <tbody>
-          {nodes.map((node) => (
-            <tr key={node.identity}>
-              <td>
-                <div className="cell-primary mono">{node.identity}</div>
-                <div className="cell-secondary mono">
-                  {node.host ?? "unknown host"}
-                  {node.pid !== null ? ` · pid ${node.pid}` : ""}
-                </div>
-              </td>
-              <td>
-                <span className="pill" data-kind={node.kind}>
-                  {node.kind}
-                </span>
-              </td>
-              <td>
-                <span className="pill pill-mode" data-mode={node.mode}>
-                  {node.mode}
-                </span>
-              </td>
-              <td>{node.stack ?? <Muted>—</Muted>}</td>
-              <td>{node.env ?? <Muted>default</Muted>}</td>
-              <td className="mono">{node.version ?? <Muted>—</Muted>}</td>
-              <td className="num" title={`Started ${node.startedAt}`}>
-                {formatDuration(node.uptimeMs)}
-              </td>
-              <td className="num" title={node.lastSeenAt}>
-                <span
-                  className="heartbeat"
-                  data-state={heartbeatState(node, liveWindowSeconds)}
-                  aria-hidden="true"
-                />
-                {formatDuration(node.lastSeenAgoMs)} ago
-              </td>
-            </tr>
-          ))}
+          {nodes.map((node) => {
+            const heartbeat = heartbeatState(node, liveWindowSeconds);
+            return (
+              <tr key={node.identity}>
+                <td>
+                  <div className="cell-primary mono">{node.identity}</div>
+                  <div className="cell-secondary mono">
+                    {node.host ?? "unknown host"}
+                    {node.pid !== null ? ` · pid ${node.pid}` : ""}
+                  </div>
+                </td>
+                <td>
+                  <span className="pill" data-kind={node.kind}>
+                    {node.kind}
+                  </span>
+                </td>
+                <td>
+                  <span className="pill pill-mode" data-mode={node.mode}>
+                    {node.mode}
+                  </span>
+                </td>
+                <td>{node.stack ?? <Muted>—</Muted>}</td>
+                <td>{node.env ?? <Muted>default</Muted>}</td>
+                <td className="mono">{node.version ?? <Muted>—</Muted>}</td>
+                <td className="num" title={`Started ${node.startedAt}`}>
+                  {formatDuration(node.uptimeMs)}
+                </td>
+                <td
+                  className="num"
+                  title={
+                    heartbeat === "late"
+                      ? `Late: no heartbeat since ${node.lastSeenAt}; the node drops off this list after ${liveWindowSeconds} s`
+                      : `Last heartbeat at ${node.lastSeenAt}`
+                  }
+                >
+                  <span className="heartbeat" data-state={heartbeat} aria-hidden="true" />
+                  {formatDuration(node.lastSeenAgoMs)} ago
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
