@@ -1,0 +1,18 @@
+export { clearExpiredFindings } from "./clear-expired-findings";
+export { clearFinding, type ClearFindingOptions, type ClearFindingResult } from "./clear-finding";
+export {
+  FINDING_STATUSES,
+  findingColumns,
+  toFinding,
+  type Finding,
+  type FindingRow,
+  type FindingStatus,
+} from "./finding-row";
+export { createFindings, type EnvOption, type Findings, type FindingsOptions } from "./findings";
+export { listActiveFindings, type FindingFilters } from "./list-active-findings";
+export {
+  raiseFinding,
+  type FindingSource,
+  type RaiseFindingOptions,
+  type RaiseFindingResult,
+} from "./raise-finding";

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { createPrometheusExporter } from "./prometheus-exporter";
+import { Telemetry } from "./telemetry";
+
+describe("createPrometheusExporter", () => {
+  it("exposes every SPEC event as a counter, zero before it happens", async () => {
+    const exporter = createPrometheusExporter({ telemetry: new Telemetry() });
+    const text = await exporter.metrics();
+    for (const name of [
+      "cyclium_work_claims_acquired_total",
+      "cyclium_work_claims_steal_total",
+      "cyclium_work_claims_busy_total",
+      "cyclium_work_claims_renewed_total",
+      "cyclium_work_claims_renew_failed_total",
+      "cyclium_work_claims_completed_total",
+      "cyclium_work_claims_failed_total",
+      "cyclium_recovery_sweep_total",
+      "cyclium_trigger_fired_total",
+    ]) {
+      expect(text).toContain(`${name} 0`);
+    }
+  });
+
+  it("counts events, observes durations and sums extra measurements", async () => {
+    const telemetry = new Telemetry();
+    const exporter = createPrometheusExporter({ telemetry, defaultLabels: { node: "w1" } });
+    telemetry.emit("cyclium.work_claims.busy", { count: 1, duration_ms: 3 }, { dedupe_key: "a" });
+    telemetry.emit("cyclium.work_claims.busy", { count: 1, duration_ms: 5 }, { dedupe_key: "b" });
+    telemetry.emit("cyclium.work_claims.expired", { count: 4 });
+    telemetry.emit("cyclium.recovery.sweep", { found: 5, claimed: 2, duration_ms: 40 });
+    const text = await exporter.metrics();
+    expect(text).toContain('cyclium_work_claims_busy_total{node="w1"} 2');
+    expect(text).toContain('cyclium_work_claims_expired_total{node="w1"} 4');
+    expect(text).toContain('cyclium_work_claims_busy_duration_seconds_count{node="w1"} 2');
+    expect(text).toContain('cyclium_work_claims_busy_duration_seconds_sum{node="w1"} 0.008');
+    expect(text).toContain('cyclium_recovery_sweep_total{node="w1"} 1');
+    expect(text).toContain('cyclium_recovery_sweep_found_total{node="w1"} 5');
+    expect(text).toContain('cyclium_recovery_sweep_claimed_total{node="w1"} 2');
+    // Dedupe keys are unbounded: they must never become label values.
+    expect(text).not.toContain("dedupe_key");
+
+    exporter.stop();
+    telemetry.emit("cyclium.work_claims.busy", { count: 1 });
+    expect(await exporter.metrics()).toContain('cyclium_work_claims_busy_total{node="w1"} 2');
+  });
+});
