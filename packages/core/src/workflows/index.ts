@@ -1,0 +1,48 @@
+// Public face of workflows: DAG definitions, the registry trigger fan-out resolves subscribers
+// from, and the engine that runs instances on episode events.
+export {
+  defineWorkflow,
+  WORKFLOW_FAILURE_POLICIES,
+  ZWorkflowDefinitionInput,
+  type StepInput,
+  type TWorkflowDefinitionInput,
+  type WorkflowDefinition,
+  type WorkflowFailurePolicy,
+  type WorkflowStepDefinition,
+} from "./workflow-definition";
+export { WorkflowRegistry } from "./workflow-registry";
+export {
+  WorkflowEngine,
+  type StartedWorkflow,
+  type StartWorkflowOptions,
+  type WorkflowEngineOptions,
+} from "./workflow-engine";
+export {
+  stepIdempotencyKey,
+  type EpisodeCanceller,
+  type StartStepRequest,
+  type StartStepResult,
+  type StepStarter,
+} from "./step-starter";
+export {
+  EPISODE_CANCELLED_TOPIC,
+  EPISODE_COMPLETED_TOPIC,
+  EPISODE_FAILED_TOPIC,
+  TERMINAL_EPISODE_STATUSES,
+  ZEpisodeEvent,
+  topicForEpisodeStatus,
+  type TEpisodeEvent,
+  type TerminalEpisodeStatus,
+} from "./episode-event";
+export {
+  STEP_STATUSES,
+  WORKFLOW_INSTANCE_STATUSES,
+  ZStepState,
+  type StepState,
+  type StepStates,
+  type StepStatus,
+  type WorkflowInstanceStatus,
+} from "./step-state";
+export type { WorkflowSnapshot, WorkflowTransition } from "./advance-workflow";
+export { loadWorkflowInstance } from "./load-workflow-instance";
+export type { WorkflowInstanceRow } from "./workflow-instance-row";

@@ -1,0 +1,1 @@
+export { databaseStepStarter, type DatabaseStepStarter } from "./database-step-starter";
