@@ -1,0 +1,40 @@
+import type { Queryable } from "../db/index";
+
+/**
+ * The recovery claim (SPEC section 5, step 3): one conditional UPDATE that moves an orphan to
+ * `phase = 'recovering'` only while it is still `running`, unarchived and not already being
+ * recovered. A bare `status = 'running'` guard would let every sweeping node "win" the same row,
+ * because none of them changes the status; the phase guard is what makes the second claimant
+ * see the row as taken.
+ *
+ * `FOR UPDATE SKIP LOCKED` in the inner select makes nodes that claim overlapping batches in
+ * different (shuffled) orders pass each other instead of queueing on, or deadlocking over, each
+ * other's row locks. Locking re-reads the newest committed version of each row, so the guards are
+ * checked against what another node just committed, not against this statement's snapshot.
+ */
+const SQL = `
+UPDATE cyclium_episodes e
+   SET phase = 'recovering',
+       updated_at = now()
+  FROM (
+    SELECT id
+      FROM cyclium_episodes
+     WHERE id = ANY($1::uuid[])
+       AND status = 'running'
+       AND archived_at IS NULL
+       AND phase IS DISTINCT FROM 'recovering'
+     ORDER BY id
+       FOR UPDATE SKIP LOCKED
+  ) claimable
+ WHERE e.id = claimable.id
+RETURNING e.id`;
+
+/** Claims the given orphans for recovery; returns the ids this caller won. */
+export async function claimEpisodesForRecovery(
+  episodeIds: readonly string[],
+  db: Queryable,
+): Promise<string[]> {
+  if (episodeIds.length === 0) return [];
+  const result = await db.query<{ id: string }>(SQL, [episodeIds]);
+  return result.rows.map((row) => row.id);
+}

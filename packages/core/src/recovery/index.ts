@@ -1,0 +1,29 @@
+// Public face of recovery (SPEC section 5): the orphan sweep, workflow reconciliation, and the
+// timer a worker runs them on.
+export { createRecovery, type Recovery } from "./create-recovery";
+export {
+  sweepOrphanedEpisodes,
+  defaultClaimKeyFor,
+  DEFAULT_STALE_AFTER_MS,
+  DEFAULT_SWEEP_LIMIT,
+  type RecoveryConfig,
+  type SweepOptions,
+  type SweepResult,
+} from "./recovery-sweep";
+export type { RecoveredEpisode } from "./recover-episodes";
+export {
+  reconcileWorkflows,
+  type ReconcileWorkflowsConfig,
+  type ReconcileWorkflowsOptions,
+  type ReconcileWorkflowsResult,
+} from "./reconcile-workflows";
+export {
+  RECOVERY_POLICIES,
+  ZRecoveryPolicy,
+  policyFromDefinition,
+  type OrphanedEpisode,
+  type RecoveryPolicy,
+  type RecoveryPolicySource,
+  type ResolveRecoveryPolicy,
+} from "./recovery-policy";
+export type { RecoveryFallbackRunner, RecoveryTarget } from "./recovery-target";

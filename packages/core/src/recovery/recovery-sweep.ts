@@ -1,0 +1,210 @@
+import { performance } from "node:perf_hooks";
+import type { Bus } from "../bus/index";
+import type { WorkClaims } from "../claims/index";
+import { DEFAULT_LEASE_SECONDS } from "../claims/index";
+import type { Connectable, Queryable } from "../db/index";
+import { resolveScope, type NodeScope, type ScopeOverrides } from "../scope/index";
+import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
+import { EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "../workflows/episode-event";
+import { findStaleEpisodes } from "./find-stale-episodes";
+import { mapWithConcurrency } from "./map-with-concurrency";
+import { recoverBatch, recoverWithClaim, type RecoveredEpisode } from "./recover-episodes";
+import type {
+  OrphanedEpisode,
+  RecoveryPolicySource,
+  ResolveRecoveryPolicy,
+} from "./recovery-policy";
+import type { RecoveryFallbackRunner, RecoveryTarget } from "./recovery-target";
+import { resolveRecoveryPolicies } from "./resolve-recovery-policies";
+import { shuffle } from "./shuffle";
+
+/** SPEC section 5: an episode silent for two minutes is presumed orphaned. */
+export const DEFAULT_STALE_AFTER_MS = 120_000;
+/** Upper bound of one sweep's stale list; the periodic sweep takes the rest next time. */
+export const DEFAULT_SWEEP_LIMIT = 10_000;
+
+/**
+ * Orphans per claim statement without a claim gate. Small enough that nodes sweeping together
+ * interleave (four nodes on 1,000 orphans: 100 per batch let one node take 545, 25 kept every node
+ * under 410), large enough that 10,000 orphans are a few hundred statements.
+ */
+const DEFAULT_BATCH_SIZE = 25;
+
+/** Node-level configuration of recovery: what the node is, and what it can hand work to. */
+export interface RecoveryConfig {
+  db: Queryable & Connectable;
+  /** The node identity (claims owner, recorded in recovery history). */
+  node: string;
+  scope: NodeScope;
+  /** The work-claim gate; absent or passthrough means the recovery claim alone decides. */
+  claims?: WorkClaims | undefined;
+  leaseSeconds?: number | undefined;
+  /**
+   * The claim key of an episode; must match the runner's. Default: its dedupe key, or
+   * `episode:{id}` for an episode without one (a manual fire without idempotency key).
+   */
+  claimKeyFor?: ((episode: OrphanedEpisode) => string) | undefined;
+  registry?: RecoveryPolicySource | undefined;
+  target?: RecoveryTarget | undefined;
+  fallbackRunner?: RecoveryFallbackRunner | undefined;
+  /** When given, failed orphans are announced on `episode.failed` like any failed episode. */
+  bus?: Bus | undefined;
+  telemetry?: Telemetry | undefined;
+  logger?: Logger | undefined;
+  /** Statement batching and parallelism of one sweep; see `recover-episodes.ts`. */
+  batchSize?: number | undefined;
+  concurrency?: number | undefined;
+  /** Shuffle source, injectable for tests. */
+  random?: (() => number) | undefined;
+}
+
+export interface SweepOptions extends ScopeOverrides {
+  staleAfterMs?: number | undefined;
+  resolvePolicy?: ResolveRecoveryPolicy | undefined;
+  limit?: number | undefined;
+}
+
+export interface SweepResult {
+  found: number;
+  claimed: number;
+  restarted: number;
+  failed: number;
+  skipped: number;
+  durationMs: number;
+  /** What this node recovered, in the order it did. */
+  recovered: RecoveredEpisode[];
+}
+
+export function defaultClaimKeyFor(episode: { id: string; dedupeKey: string | null }): string {
+  return episode.dedupeKey ?? `episode:${episode.id}`;
+}
+
+/** `recovery.sweep` (SPEC section 5). */
+export async function sweepOrphanedEpisodes(
+  config: RecoveryConfig,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
+  const started = performance.now();
+  const logger = config.logger ?? silentLogger;
+  const scope = resolveScope(config.scope, options);
+  const stale = await findStaleEpisodes(
+    {
+      scope,
+      staleAfterMs: options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+      limit: options.limit ?? DEFAULT_SWEEP_LIMIT,
+    },
+    config.db,
+  );
+  const decisions = await resolveRecoveryPolicies({
+    episodes: stale,
+    registry: config.registry,
+    resolvePolicy: options.resolvePolicy,
+    db: config.db,
+  });
+  const order = shuffle(stale, config.random);
+  const gated = config.claims !== undefined && config.claims.kind !== "passthrough";
+  const concurrency = config.concurrency ?? (gated ? 4 : 2);
+
+  let recovered: RecoveredEpisode[];
+  if (gated && config.claims) {
+    const claims = config.claims;
+    const outcomes = await mapWithConcurrency(order, concurrency, (episode) =>
+      recoverWithClaim({
+        db: config.db,
+        node: config.node,
+        claims,
+        leaseSeconds: config.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        claimKey: (config.claimKeyFor ?? defaultClaimKeyFor)(episode),
+        episode,
+        decision: decisions.get(episode.id) ?? { policy: "fail", reason: "unknown_actor" },
+        logger,
+      }),
+    );
+    recovered = outcomes.filter((outcome): outcome is RecoveredEpisode => outcome !== null);
+  } else {
+    const batchSize = config.batchSize ?? DEFAULT_BATCH_SIZE;
+    const batches: OrphanedEpisode[][] = [];
+    for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
+    const outcomes = await mapWithConcurrency(batches, concurrency, (batch) =>
+      recoverBatch({ db: config.db, node: config.node, episodes: batch, decisions, logger }),
+    );
+    recovered = outcomes.flat();
+  }
+
+  await handOver(config, recovered, logger);
+
+  const restarted = recovered.filter((episode) => episode.outcome === "restarted").length;
+  const result: SweepResult = {
+    found: stale.length,
+    claimed: recovered.length,
+    restarted,
+    failed: recovered.length - restarted,
+    skipped: stale.length - recovered.length,
+    durationMs: performance.now() - started,
+    recovered,
+  };
+  (config.telemetry ?? defaultTelemetry).emit(
+    "cyclium.recovery.sweep",
+    {
+      count: 1,
+      found: result.found,
+      claimed: result.claimed,
+      restarted: result.restarted,
+      failed: result.failed,
+      skipped: result.skipped,
+      duration_ms: result.durationMs,
+    },
+    { node: config.node, source_stack: scope.stack, source_env: scope.env },
+  );
+  if (result.found > 0) {
+    logger.info(
+      { ...result, recovered: undefined, source_stack: scope.stack, source_env: scope.env },
+      "recovery sweep",
+    );
+  }
+  return result;
+}
+
+/**
+ * After commit: restarted episodes go to the live actor's queue (capacity-bound, never dropped),
+ * or to the fallback runner when the actor does not run here; failed ones are announced so a
+ * workflow waiting on them moves on without waiting for reconciliation.
+ */
+async function handOver(
+  config: RecoveryConfig,
+  recovered: readonly RecoveredEpisode[],
+  logger: Logger,
+): Promise<void> {
+  for (const episode of recovered) {
+    try {
+      if (episode.outcome === "restarted") {
+        if (config.target?.hasActor(episode.actorId)) {
+          await config.target.enqueueEpisode(episode.id, { recovered: true });
+        } else if (config.fallbackRunner) {
+          await config.fallbackRunner(episode);
+        } else {
+          logger.warn(
+            { episode_id: episode.id, actor_id: episode.actorId },
+            "restarted episode left pending: its actor does not run on this node",
+          );
+        }
+      } else if (config.bus) {
+        const payload: TEpisodeEvent = {
+          episodeId: episode.id,
+          actorId: episode.actorId,
+          expectationId: episode.expectationId,
+          workflowInstanceId: episode.workflowInstanceId,
+          workflowStep: episode.workflowStep,
+          status: "failed",
+          errorClass: "orphaned",
+          errorMessage: "Orphaned: its node stopped mid-run.",
+          sourceEnv: episode.sourceEnv,
+        };
+        await config.bus.publish(EPISODE_FAILED_TOPIC, payload);
+      }
+    } catch (error) {
+      // The database already says what happened; a hand-over error must not undo the sweep.
+      logger.error({ err: error, episode_id: episode.id }, "recovery hand-over failed");
+    }
+  }
+}

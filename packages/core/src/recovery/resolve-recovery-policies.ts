@@ -1,0 +1,69 @@
+import type { Queryable } from "../db/index";
+import type { OrphanFailReason } from "./fail-orphaned-episodes";
+import { loadAgentDefinitions } from "./load-agent-definitions";
+import {
+  policyFromDefinition,
+  type OrphanedEpisode,
+  type RecoveryPolicy,
+  type RecoveryPolicySource,
+  type ResolveRecoveryPolicy,
+} from "./recovery-policy";
+
+export type RecoveryDecision = { policy: "restart" } | { policy: "fail"; reason: OrphanFailReason };
+
+export interface ResolveRecoveryPoliciesOptions {
+  episodes: readonly OrphanedEpisode[];
+  registry?: RecoveryPolicySource | undefined;
+  resolvePolicy?: ResolveRecoveryPolicy | undefined;
+  db: Queryable;
+}
+
+/**
+ * Decides every candidate's policy before any is claimed, so the claim transactions hold their
+ * row locks for writes only. Order (SPEC section 5): a caller's `resolvePolicy` replaces the
+ * lookup; otherwise the compiled registry, then `cyclium_agent_definitions` (one query for all
+ * actors the registry does not know), and an actor found in neither fails as `unknown_actor`.
+ */
+export async function resolveRecoveryPolicies(
+  options: ResolveRecoveryPoliciesOptions,
+): Promise<Map<string, RecoveryDecision>> {
+  const decisions = new Map<string, RecoveryDecision>();
+  const { episodes, registry, resolvePolicy } = options;
+
+  if (resolvePolicy) {
+    for (const episode of episodes) {
+      decisions.set(episode.id, fromPolicy(await resolvePolicy(episode)));
+    }
+    return decisions;
+  }
+
+  const unresolved: OrphanedEpisode[] = [];
+  for (const episode of episodes) {
+    const policy = registry?.recoveryPolicyFor(episode.actorId, episode.expectationId);
+    if (policy === undefined) unresolved.push(episode);
+    else decisions.set(episode.id, fromPolicy(policy));
+  }
+  if (unresolved.length === 0) return decisions;
+
+  const actorIds = [...new Set(unresolved.map((episode) => episode.actorId))];
+  const definitions = new Map(
+    (await loadAgentDefinitions(actorIds, options.db)).map((row) => [
+      row.identifier,
+      row.expectations,
+    ]),
+  );
+  for (const episode of unresolved) {
+    const policy = definitions.has(episode.actorId)
+      ? policyFromDefinition(definitions.get(episode.actorId), episode.expectationId)
+      : undefined;
+    decisions.set(
+      episode.id,
+      policy === undefined ? { policy: "fail", reason: "unknown_actor" } : fromPolicy(policy),
+    );
+  }
+  return decisions;
+}
+
+function fromPolicy(policy: RecoveryPolicy): RecoveryDecision {
+  return policy === "restart" ? { policy } : { policy, reason: "policy" };
+}

@@ -1,0 +1,1 @@
+export { seedStaleEpisodes, type SeedStaleEpisodesOptions } from "./seed-stale-episodes";
