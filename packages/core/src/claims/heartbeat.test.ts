@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isCycliumError } from "../errors/index";
 import { startHeartbeat } from "./heartbeat";
 import { MemoryWorkClaims } from "./memory-work-claims";
@@ -27,7 +27,28 @@ async function acquired(claims: MemoryWorkClaims, leaseSeconds: number) {
   return result.attempt;
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("startHeartbeat", () => {
+  it("is not fooled by a wall clock that jumps ten minutes ahead", async () => {
+    const claims = new ScriptedClaims(() => "real");
+    const attempt = await acquired(claims, 0.3);
+    const heartbeat = startHeartbeat({
+      claims,
+      dedupeKey: key,
+      owner: "n1",
+      attempt,
+      leaseSeconds: 0.3,
+    });
+    vi.useFakeTimers({ now: Date.now() + 10 * 60_000, toFake: ["Date"] });
+    await sleep(400);
+    expect(heartbeat.signal.aborted).toBe(false);
+    expect(claims.renewCalls).toBeGreaterThanOrEqual(2);
+    heartbeat.stop();
+  });
+
   it("renews every lease/3 until stopped, without aborting the work", async () => {
     const claims = new ScriptedClaims(() => "real");
     const attempt = await acquired(claims, 0.3);
