@@ -1,12 +1,20 @@
 import "server-only";
+import { readRequestInfo } from "../auth/request-info";
+import { resolvePrincipal } from "../auth/resolve-principal";
 import { getPool } from "../db";
 import { getNodeInfo } from "../node-info";
 import type { TTrpcContext } from "./init";
 
 /**
- * Per-request context. `headers` is unused until sign-in lands, but every transport (the HTTP
- * route handler and the RSC caller) already passes them so sessions can be read here later.
+ * Per-request context for every transport (the /api/trpc route handler and the RSC caller):
+ * the session cookie's principal (null when anonymous) and the request facts authorization needs.
  */
-export function createTrpcContext(_options: { headers: Headers }): TTrpcContext {
-  return { db: getPool(), node: getNodeInfo() };
+export async function createTrpcContext(options: { headers: Headers }): Promise<TTrpcContext> {
+  const db = getPool();
+  return {
+    db,
+    node: getNodeInfo(),
+    principal: await resolvePrincipal({ db, headers: options.headers, allowApiTokens: false }),
+    request: readRequestInfo(options.headers),
+  };
 }

@@ -1,6 +1,31 @@
-import { initTRPC } from "@trpc/server";
+/**
+ * tRPC instance and the procedure builders. HOW TO USE (every procedure is protected by default):
+ *
+ *   viewerProcedure    reads: any signed-in user.       ctx.principal: TPrincipal (non-null)
+ *   operatorProcedure  fire / pause / resume / modes.   refused (and audited) below operator
+ *   adminProcedure     users and API tokens.            refused (and audited) below admin
+ *   publicProcedure    ONLY for paths listed in PUBLIC_PROCEDURES (the router-walk test fails
+ *                      on any other procedure that answers an anonymous call)
+ *
+ * Mutations are POST-only (tRPC's fetch adapter answers 405 to a GET) and refused unless the
+ * browser proves same origin (Sec-Fetch-Site / Origin vs Host); refusals are written to
+ * cyclium_audit_log. Do the state change itself inside `audited` (server/audit) so it and its
+ * audit row commit in one transaction:
+ *
+ *   fire: operatorProcedure.input(ZFireInput).mutation(({ ctx, input }) =>
+ *     audited(ctx, { action: "triggers.fire", target: input.name }, (tx) => fireTrigger({ db: tx, ... })))
+ *
+ * Throw (or let core throw) CycliumError for expected failures; it becomes the matching tRPC
+ * code with its message (errors/cyclium-error-status.ts). Anything else is "Internal server error".
+ */
+import { isCycliumError } from "@cyclium/core/errors";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type pg from "pg";
 import { z, ZodError } from "zod";
+import { recordRefusal } from "../audit/audited";
+import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
+import type { TRequestInfo } from "../auth/request-info";
+import { cycliumErrorStatus } from "../errors/cyclium-error-status";
 import type { TNodeInfo } from "../node-info";
 
 /**
@@ -10,7 +35,13 @@ import type { TNodeInfo } from "../node-info";
 export interface TTrpcContext {
   db: pg.Pool;
   node: TNodeInfo;
+  /** Null when the request carries no valid session. */
+  principal: TPrincipal | null;
+  request: TRequestInfo;
 }
+
+/** The only procedures an anonymous caller may reach (checked by root-router.walk.test.ts). */
+export const PUBLIC_PROCEDURES: ReadonlySet<string> = new Set(["auth.session"]);
 
 const t = initTRPC.context<TTrpcContext>().create({
   // The browser never sees stack traces or internal messages (SQL text, file paths): unexpected
@@ -36,4 +67,74 @@ const t = initTRPC.context<TTrpcContext>().create({
 
 export const createTrpcRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/** CycliumError thrown anywhere below becomes its tRPC code with its user-facing message. */
+const mapCycliumErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isCycliumError(result.error.cause)) {
+    const cause = result.error.cause;
+    throw new TRPCError({
+      code: cycliumErrorStatus(cause.code).trpc,
+      message: cause.message,
+      cause,
+    });
+  }
+  return result;
+});
+
+/** CSRF defence: a state change must come from this console's own pages. */
+const sameOriginMutations = t.middleware(async ({ ctx, type, path, next }) => {
+  if (type === "mutation" && ctx.request.origin !== "same") {
+    await recordRefusal(ctx.db, {
+      principal: ctx.principal,
+      action: path,
+      ip: ctx.request.ip,
+      reason: "cross_origin",
+    });
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message: "Cross-origin request refused: state changes must come from the console itself.",
+    });
+  }
+  return next();
+});
+
+function requireRole(required: TRole) {
+  return t.middleware(async ({ ctx, type, path, next }) => {
+    const principal = ctx.principal;
+    if (principal === null) {
+      // Anonymous reads are too noisy to log (every expired tab polls); attempted changes are not.
+      if (type === "mutation") {
+        await recordRefusal(ctx.db, {
+          principal,
+          action: path,
+          ip: ctx.request.ip,
+          reason: "unauthenticated",
+        });
+      }
+      throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+    }
+    if (!roleAtLeast(principal.role, required)) {
+      await recordRefusal(ctx.db, {
+        principal,
+        action: path,
+        ip: ctx.request.ip,
+        reason: "role",
+        detail: { required, role: principal.role },
+      });
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: `This needs the ${required} role; you are signed in as ${principal.role}.`,
+      });
+    }
+    return next({ ctx: { ...ctx, principal } });
+  });
+}
+
+const baseProcedure = t.procedure.use(mapCycliumErrors).use(sameOriginMutations);
+
+/** Anonymous access. Add the path to PUBLIC_PROCEDURES, or the router-walk test fails. */
+export const publicProcedure = baseProcedure;
+export const viewerProcedure = baseProcedure.use(requireRole("viewer"));
+export const operatorProcedure = baseProcedure.use(requireRole("operator"));
+export const adminProcedure = baseProcedure.use(requireRole("admin"));

@@ -31,6 +31,13 @@ function context(overrides: Partial<TTrpcContext> = {}): TTrpcContext {
   return {
     db: database.pool,
     node: { identity: "web-test", mode: "trigger_only", env: null, stack: null },
+    principal: {
+      kind: "user",
+      id: "00000000-0000-4000-8000-000000000001",
+      name: "viewer@test",
+      role: "viewer",
+    },
+    request: { ip: "127.0.0.1", userAgent: "vitest", origin: "same" },
     ...overrides,
   };
 }

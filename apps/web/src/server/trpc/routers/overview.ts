@@ -1,9 +1,9 @@
 import { getOverviewStats } from "../../queries/get-overview-stats";
-import { createTrpcRouter, publicProcedure } from "../init";
+import { createTrpcRouter, viewerProcedure } from "../init";
 import { ZOverviewStats, ZOverviewStatsInput } from "./overview.schema";
 
 export const overviewRouter = createTrpcRouter({
-  stats: publicProcedure
+  stats: viewerProcedure
     .input(ZOverviewStatsInput)
     .output(ZOverviewStats)
     .query(({ ctx, input }) =>

@@ -1,0 +1,90 @@
+/**
+ * The one way to change state from the console (tRPC or REST):
+ *
+ *   audited(ctx, { action: "triggers.pause", target: name }, (tx) => pauseTrigger({ db: tx, name }))
+ *
+ * runs the work and its `cyclium_audit_log` row (outcome `ok`) in ONE transaction on one pooled
+ * connection, so an action is never done without its record nor recorded without being done. When
+ * the work throws, the transaction rolls back and an `error` row is written on its own (expected
+ * CycliumErrors keep their code and message; bugs only say `internal`), then the error is rethrown
+ * for the caller's error mapping. Refused attempts (no session, role too low, cross-origin) are
+ * recorded by the procedure builder (trpc/init.ts) and the REST handler via `recordRefusal`.
+ */
+import { withTransaction } from "@cyclium/core/db";
+import { isCycliumError } from "@cyclium/core/errors";
+import type pg from "pg";
+import type { TPrincipal } from "../auth/principal";
+import { insertAuditEntry } from "./audit-entry";
+
+export interface TAuditContext {
+  db: pg.Pool;
+  principal: TPrincipal;
+  request: { ip: string | null };
+}
+
+export interface TAuditedAction {
+  action: string;
+  target?: string | null;
+  /** Extra facts worth keeping (never secrets): e.g. `{ idempotencyKey }`. */
+  detail?: Record<string, unknown>;
+}
+
+export async function audited<T>(
+  ctx: TAuditContext,
+  what: TAuditedAction,
+  work: (tx: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const entry = {
+    principal: ctx.principal,
+    action: what.action,
+    target: what.target ?? null,
+    ip: ctx.request.ip,
+  };
+  try {
+    return await withTransaction(ctx.db, async (tx) => {
+      const result = await work(tx);
+      await insertAuditEntry(tx, { ...entry, outcome: "ok", detail: what.detail });
+      return result;
+    });
+  } catch (error) {
+    const failure = isCycliumError(error)
+      ? { code: error.code, message: error.message }
+      : { code: "internal" };
+    await insertAuditEntry(ctx.db, {
+      ...entry,
+      outcome: "error",
+      detail: { ...what.detail, ...failure },
+    }).catch((auditError: unknown) => {
+      console.error(`audit: could not record failed ${what.action}`, auditError);
+    });
+    throw error;
+  }
+}
+
+export type TRefusalReason = "unauthenticated" | "role" | "cross_origin" | "rate_limited";
+
+/** Records a refused attempt. Never throws: a refusal must be answered even if the log is down. */
+export async function recordRefusal(
+  db: pg.Pool,
+  refusal: {
+    principal: TPrincipal | null;
+    action: string;
+    target?: string | null;
+    ip: string | null;
+    reason: TRefusalReason;
+    detail?: Record<string, unknown>;
+  },
+): Promise<void> {
+  try {
+    await insertAuditEntry(db, {
+      principal: refusal.principal,
+      action: refusal.action,
+      target: refusal.target ?? null,
+      outcome: "refused",
+      ip: refusal.ip,
+      detail: { reason: refusal.reason, ...refusal.detail },
+    });
+  } catch (error) {
+    console.error(`audit: could not record refused ${refusal.action}`, error);
+  }
+}
