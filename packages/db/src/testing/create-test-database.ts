@@ -47,9 +47,11 @@ export async function createTestDatabase(
   }
   const url = withDatabase(serverUrl, name);
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // An idle client whose backend goes away (a test restarting or cutting the server) must not
-  // crash the test process with an unhandled 'error' event.
+  // A client whose backend goes away (a test cutting connections, or `drop()` terminating a
+  // client a test still holds) must not crash the test process with an unhandled 'error'
+  // event; queries on such a client still reject, which is what tests observe.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   let dropped = false;
   return {
     url,
