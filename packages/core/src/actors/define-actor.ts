@@ -1,0 +1,54 @@
+import type { z } from "zod";
+import { CycliumError } from "../errors/index";
+import {
+  ZActorDefinition,
+  type ActorDefinition,
+  type ActorInput,
+  type ActorSource,
+} from "./actor-definition";
+
+/**
+ * Declares a compiled actor (SPEC section 2), validated now rather than when its first trigger
+ * fires: an unknown trigger kind, a bad cron expression or time zone and duplicate expectation
+ * ids all throw a CycliumError (`invalid_config`) naming the actor and the offending field.
+ */
+export function defineActor(input: ActorInput): ActorDefinition {
+  return parseActorDefinition(input, "compiled");
+}
+
+/** Shared with the dynamic actor loader, which gets its input from the database. */
+export function parseActorDefinition(input: unknown, source: ActorSource): ActorDefinition {
+  const parsed = ZActorDefinition.safeParse(input);
+  if (!parsed.success) {
+    const name = actorName(input);
+    throw new CycliumError(
+      "invalid_config",
+      `Invalid actor ${name}:\n${formatIssues(parsed.error.issues)}`,
+      { details: { actor: name, issues: parsed.error.issues.map((issue) => issue.message) } },
+    );
+  }
+  const { maxQueuedEpisodes, ...rest } = parsed.data;
+  const definition: ActorDefinition = {
+    ...rest,
+    maxQueuedEpisodes,
+    expectations: rest.expectations.map((expectation) => Object.freeze({ ...expectation })),
+    source,
+  };
+  return Object.freeze(definition);
+}
+
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map(
+      (issue) =>
+        `  - ${issue.path.length > 0 ? issue.path.join(".") : "(actor)"}: ${issue.message}`,
+    )
+    .join("\n");
+}
+
+function actorName(input: unknown): string {
+  if (typeof input === "object" && input !== null && "identifier" in input) {
+    return JSON.stringify(input.identifier);
+  }
+  return "(no identifier)";
+}

@@ -1,0 +1,131 @@
+import type { Queryable } from "../db/index";
+import { silentLogger, type Logger } from "../telemetry/index";
+import type { ActorDefinition } from "./actor-definition";
+import type { ActorRegistry } from "./actor-registry";
+import { parseActorDefinition } from "./define-actor";
+import { loadAgentDefinitions, type AgentDefinitionRow } from "./load-agent-definitions";
+
+export interface DynamicActorLoaderOptions {
+  db: Queryable;
+  registry: ActorRegistry;
+  /**
+   * How often the table is re-read. The table holds tens of rows, so a full read every 2 s costs
+   * one sub-millisecond query and bounds how long an edit takes to start or stop an actor.
+   */
+  intervalMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * Keeps the registry's dynamic actors in line with cyclium_agent_definitions, so adding,
+ * editing, disabling or deleting a row starts, restarts or stops the actor without a restart.
+ * A row that does not validate is logged and skipped; the other actors keep running.
+ */
+export class DynamicActorLoader {
+  readonly #db: Queryable;
+  readonly #registry: ActorRegistry;
+  readonly #intervalMs: number;
+  readonly #logger: Logger;
+  /** Per identifier: the row's fingerprint and what it parsed to, so unchanged rows keep identity. */
+  #known = new Map<string, { fingerprint: string; definition: ActorDefinition | null }>();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #failing = false;
+  #stopped = false;
+
+  private constructor(options: DynamicActorLoaderOptions) {
+    this.#db = options.db;
+    this.#registry = options.registry;
+    this.#intervalMs = options.intervalMs ?? 2_000;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** Loads once (rejecting when that fails), then keeps reloading on the interval. */
+  static async start(options: DynamicActorLoaderOptions): Promise<DynamicActorLoader> {
+    const loader = new DynamicActorLoader(options);
+    await loader.reload();
+    loader.#timer = setInterval(() => void loader.#reloadQuietly(), loader.#intervalMs);
+    loader.#timer.unref();
+    return loader;
+  }
+
+  /** Reads the table now and applies what changed. Concurrent calls share one read. */
+  reload(): Promise<void> {
+    this.#running ??= this.#reloadOnce().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  async #reloadQuietly(): Promise<void> {
+    try {
+      await this.reload();
+      if (this.#failing) this.#logger.info({}, "loading dynamic actors works again");
+      this.#failing = false;
+    } catch (err) {
+      if (!this.#failing) this.#logger.warn({ err }, "loading dynamic actors failed; will retry");
+      this.#failing = true;
+    }
+  }
+
+  async #reloadOnce(): Promise<void> {
+    const rows = await loadAgentDefinitions(this.#db);
+    if (this.#stopped) return;
+    const known = new Map<string, { fingerprint: string; definition: ActorDefinition | null }>();
+    for (const row of rows) {
+      const fingerprint = fingerprintOf(row);
+      const previous = this.#known.get(row.identifier);
+      if (previous?.fingerprint === fingerprint) {
+        known.set(row.identifier, previous);
+        continue;
+      }
+      known.set(row.identifier, { fingerprint, definition: this.#parse(row) });
+    }
+    this.#known = known;
+    const definitions = [...known.values()].flatMap((entry) =>
+      entry.definition === null ? [] : [entry.definition],
+    );
+    const change = this.#registry.replaceDynamic(definitions);
+    for (const actor of change.added)
+      this.#logger.info({ actor_id: actor.identifier }, "dynamic actor added");
+    for (const actor of change.removed)
+      this.#logger.info({ actor_id: actor.identifier }, "dynamic actor removed");
+    for (const { after } of change.changed)
+      this.#logger.info({ actor_id: after.identifier }, "dynamic actor changed");
+  }
+
+  #parse(row: AgentDefinitionRow): ActorDefinition | null {
+    try {
+      return parseActorDefinition(
+        {
+          identifier: row.identifier,
+          maxConcurrentEpisodes: row.max_concurrent_episodes,
+          stacks: row.stacks ?? [],
+          expectations: row.expectations,
+        },
+        "dynamic",
+      );
+    } catch (err) {
+      this.#logger.error(
+        { err, actor_id: row.identifier, definition_id: row.id },
+        "invalid dynamic actor definition; skipping it",
+      );
+      return null;
+    }
+  }
+}
+
+function fingerprintOf(row: AgentDefinitionRow): string {
+  return JSON.stringify([
+    row.updated_at.getTime(),
+    row.max_concurrent_episodes,
+    row.stacks,
+    row.expectations,
+  ]);
+}

@@ -1,0 +1,61 @@
+// Public face of actors: compiled definitions (`defineActor`), the strategy contract and
+// registry, the actor registry recovery and the console consult, and the dynamic actor loader.
+export {
+  DEFAULT_MAX_CONCURRENT_EPISODES,
+  EPISODE_OVERFLOWS,
+  RECOVERY_POLICIES,
+  ZActorDefinition,
+  ZBudget,
+  ZEpisodeOverflow,
+  ZExpectation,
+  ZRecoveryPolicy,
+  findExpectation,
+  runsOnStack,
+  type ActorDefinition,
+  type ActorInput,
+  type ActorSource,
+  type Budget,
+  type EpisodeOverflow,
+  type ExpectationDefinition,
+  type ExpectationInput,
+  type RecoveryPolicy,
+  type StrategyRef,
+} from "./actor-definition";
+export { defineActor, parseActorDefinition } from "./define-actor";
+export {
+  ActorRegistry,
+  type ActorRegistryChange,
+  type ActorRegistryListener,
+  type ActorRegistryOptions,
+  type ResolveStrategyResult,
+} from "./actor-registry";
+export { StrategyRegistry } from "./strategy-registry";
+export { DynamicActorLoader, type DynamicActorLoaderOptions } from "./dynamic-actor-loader";
+export { loadAgentDefinitions, type AgentDefinitionRow } from "./load-agent-definitions";
+export {
+  done,
+  fail,
+  isStrategy,
+  next,
+  type AnyStrategy,
+  type EpisodeInfo,
+  type StepResult,
+  type StepUsage,
+  type Strategy,
+  type StrategyContext,
+} from "./strategy";
+export {
+  ZTrigger,
+  triggerKindOf,
+  type EventTrigger,
+  type ManualTrigger,
+  type PollContext,
+  type PollFunction,
+  type PollOutcome,
+  type PollTrigger,
+  type ScheduleTrigger,
+  type Trigger,
+  type TriggerInput,
+  type TriggerKind,
+} from "./trigger";
+export { CRON_MODE, isValidTimezone } from "./validate-schedule";

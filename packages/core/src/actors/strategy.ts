@@ -1,0 +1,123 @@
+import type { Queryable } from "../db/index";
+import type { Logger } from "../telemetry/index";
+
+/** What one step consumed. `turns` defaults to 1 per step, `tokens` to 0. */
+export interface StepUsage {
+  turns?: number;
+  tokens?: number;
+}
+
+/**
+ * What `step` returns. Exactly one of the three keys `continue`, `done`, `fail` is present:
+ *
+ * - `{ continue: nextState }` — journal the step and call `step(nextState)` again;
+ * - `{ done: true, result? }` — the episode is `completed` with `result`;
+ * - `{ fail: true, errorClass, message }` — the episode is `failed` with that error.
+ *
+ * `usage` is added to the episode's `turns_used` / `tokens_used`; `data` is stored with the step
+ * in the journal (`cyclium_episode_steps.data`) for the console's timeline. Use the `next`,
+ * `done` and `fail` helpers below rather than writing the objects by hand.
+ */
+export type StepResult<TState, TResult = unknown> =
+  | { continue: TState; usage?: StepUsage; data?: unknown }
+  | { done: true; result?: TResult; usage?: StepUsage; data?: unknown }
+  | { fail: true; errorClass: string; message: string; usage?: StepUsage; data?: unknown };
+
+/** Facts about the episode a strategy runs, read-only. */
+export interface EpisodeInfo {
+  id: string;
+  actorId: string;
+  expectationId: string;
+  triggerType: string;
+  /** The episode's run number: 1, then +1 for every `restart` recovery. */
+  attempt: number;
+  dedupeKey: string | null;
+  sourceStack: string | null;
+  sourceEnv: string | null;
+  workflowInstanceId: string | null;
+  workflowStep: string | null;
+  /** True when this run was handed over by recovery. */
+  recovered: boolean;
+  /** Whatever recovery handed over to resume from (e.g. a checkpoint); undefined otherwise. */
+  resume: unknown;
+}
+
+export interface StrategyContext {
+  /**
+   * Fires when the node loses the work claim, when the wall budget runs out, or when the node
+   * stops for good. Pass it to every await that can take long (fetch, queries with a timeout).
+   */
+  readonly signal: AbortSignal;
+  readonly episode: EpisodeInfo;
+  /** 0 during `init`, then 1, 2, ... for each `step`. */
+  readonly stepNo: number;
+  /** Usage recorded so far (before the current step). */
+  readonly usage: { readonly turns: number; readonly tokens: number };
+  /** The node's pool, for strategies that read or write application tables. */
+  readonly db: Queryable;
+  readonly logger: Logger;
+  /**
+   * True while this node still holds the episode's claim. Call it right before a side effect
+   * outside cyclium's tables (SPEC 12, "fence before side effects"); always true without claims.
+   */
+  holdsClaim(): Promise<boolean>;
+}
+
+/**
+ * The code an episode runs, as a step loop (SPEC section 2): `init` once, then `step` until it
+ * returns done or fail. State lives in memory between steps; budgets are the runner's business.
+ * Methods (not function properties) on purpose: TypeScript then lets a strategy for a specific
+ * input be registered where a strategy for `unknown` input is expected.
+ */
+export interface Strategy<TInput = unknown, TState = unknown, TResult = unknown> {
+  init(ctx: StrategyContext, input: TInput): TState | Promise<TState>;
+  step(
+    state: TState,
+    ctx: StrategyContext,
+  ): StepResult<TState, TResult> | Promise<StepResult<TState, TResult>>;
+}
+
+/**
+ * Any strategy, as registries and the runner see it. Assignable from every `Strategy<I, S, R>`
+ * thanks to method parameter bivariance; the runner validates nothing about the input, the
+ * strategy does (e.g. with zod in `init`).
+ */
+export type AnyStrategy = Strategy<unknown, unknown, unknown>;
+
+/** `{ continue: state }`: journal this step and call `step(state)` again. */
+export function next<TState>(
+  state: TState,
+  usage?: StepUsage,
+  data?: unknown,
+): { continue: TState; usage?: StepUsage; data?: unknown } {
+  return { continue: state, ...(usage ? { usage } : {}), ...(data === undefined ? {} : { data }) };
+}
+
+/** `{ done: true, result }`: the episode is completed. */
+export function done<TResult>(
+  result?: TResult,
+  usage?: StepUsage,
+): { done: true; result?: TResult; usage?: StepUsage } {
+  return { done: true, ...(result === undefined ? {} : { result }), ...(usage ? { usage } : {}) };
+}
+
+/** `{ fail: true, errorClass, message }`: the episode is failed with that error. */
+export function fail(
+  errorClass: string,
+  message: string,
+  usage?: StepUsage,
+): { fail: true; errorClass: string; message: string; usage?: StepUsage } {
+  return { fail: true, errorClass, message, ...(usage ? { usage } : {}) };
+}
+
+/** Duck-typed check used when a strategy comes from configuration rather than the type system. */
+export function isStrategy(value: unknown): value is AnyStrategy {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "init" in value &&
+    typeof value.init === "function" &&
+    "step" in value &&
+    typeof value.step === "function"
+  );
+}

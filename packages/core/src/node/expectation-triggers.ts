@@ -1,0 +1,138 @@
+import type { ActorDefinition, ActorRegistry, ExpectationDefinition } from "../actors/index";
+import { runsOnStack } from "../actors/index";
+import type { Bus, BusEvent } from "../bus/index";
+import type { Queryable } from "../db/index";
+import { isCycliumError } from "../errors/index";
+import type { Mode } from "../modes/index";
+import type { ActorHost, TFireRequest } from "../runtime/index";
+import type { Logger } from "../telemetry/index";
+import { PollTimer } from "./poll-timer";
+import { ScheduleTimer } from "./schedule-timer";
+
+export interface ExpectationTriggersOptions {
+  registry: ActorRegistry;
+  host: Pick<ActorHost, "fire">;
+  bus: Bus;
+  modes: { effectiveMode(actorId: string): Mode };
+  db: Queryable;
+  stack: string | null;
+  logger: Logger;
+}
+
+/**
+ * Starts every hosted expectation's trigger — bus subscriptions for events, cron timers for
+ * schedules, interval timers for polls — and restarts an actor's triggers when its definition
+ * changes (dynamic actors). All nodes run the same triggers; dedupe keys make one episode of each
+ * firing. A trigger whose actor is `disabled` here does not fire (SPEC section 6).
+ */
+export class ExpectationTriggers {
+  readonly #o: ExpectationTriggersOptions;
+  readonly #stops = new Map<string, (() => void)[]>();
+  #offRegistry: (() => void) | undefined;
+
+  constructor(options: ExpectationTriggersOptions) {
+    this.#o = options;
+  }
+
+  start(): void {
+    for (const actor of this.#o.registry.list()) this.#startActor(actor);
+    this.#offRegistry = this.#o.registry.onChange((change) => {
+      for (const actor of change.removed) this.#stopActor(actor.identifier);
+      for (const { after } of change.changed) {
+        this.#stopActor(after.identifier);
+        this.#startActor(after);
+      }
+      for (const actor of change.added) this.#startActor(actor);
+    });
+  }
+
+  stop(): void {
+    this.#offRegistry?.();
+    for (const id of [...this.#stops.keys()]) this.#stopActor(id);
+  }
+
+  #startActor(actor: ActorDefinition): void {
+    if (!runsOnStack(actor, this.#o.stack) || this.#stops.has(actor.identifier)) return;
+    const stops = actor.expectations.flatMap((expectation) =>
+      this.#startExpectation(actor, expectation),
+    );
+    this.#stops.set(actor.identifier, stops);
+  }
+
+  #stopActor(actorId: string): void {
+    for (const stop of this.#stops.get(actorId) ?? []) stop();
+    this.#stops.delete(actorId);
+  }
+
+  #startExpectation(actor: ActorDefinition, expectation: ExpectationDefinition): (() => void)[] {
+    const actorId = actor.identifier;
+    const expectationId = expectation.id;
+    const { trigger } = expectation;
+    const active = (): boolean => this.#o.modes.effectiveMode(actorId) !== "disabled";
+    if ("event" in trigger) {
+      const unsubscribe = this.#o.bus.subscribe(trigger.event, async (event: BusEvent) => {
+        if (!active()) return;
+        const { id, payload } = event;
+        await this.#fire({
+          actorId,
+          expectationId,
+          triggerType: "event",
+          input: payload,
+          event: { id, payload },
+        });
+      });
+      return [unsubscribe];
+    }
+    if ("schedule" in trigger) {
+      const timer = new ScheduleTimer({
+        schedule: trigger.schedule,
+        timezone: trigger.timezone,
+        logger: this.#o.logger,
+        onFire: async (scheduledAt) => {
+          if (!active()) return;
+          const input = { scheduledAt: scheduledAt.toISOString() };
+          await this.#fire({ actorId, expectationId, triggerType: "schedule", input, scheduledAt });
+        },
+      });
+      timer.start();
+      return [() => timer.stop()];
+    }
+    if ("poll" in trigger) {
+      const timer = new PollTimer({
+        poll: trigger.poll,
+        intervalMs: trigger.intervalMs,
+        db: this.#o.db,
+        logger: this.#o.logger,
+        isActive: active,
+        onFire: async (context) => {
+          await this.#fire({
+            actorId,
+            expectationId,
+            triggerType: "poll",
+            input: context,
+            pollContext: context,
+          });
+        },
+      });
+      timer.start();
+      return [() => timer.stop()];
+    }
+    return [];
+  }
+
+  async #fire(request: TFireRequest): Promise<void> {
+    const meta = {
+      actor_id: request.actorId,
+      expectation_id: request.expectationId,
+      trigger: request.triggerType,
+    };
+    try {
+      const result = await this.#o.host.fire(request);
+      this.#o.logger.debug({ ...meta, ...result }, "expectation fired");
+    } catch (err) {
+      // Stopping, or the actor vanished/was disabled between the trigger and the fire.
+      const level = isCycliumError(err) ? "info" : "error";
+      this.#o.logger[level]({ err, ...meta }, "expectation trigger could not fire");
+    }
+  }
+}

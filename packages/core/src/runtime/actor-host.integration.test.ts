@@ -1,0 +1,344 @@
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  ActorRegistry,
+  defineActor,
+  fail,
+  StrategyRegistry,
+  type ActorDefinition,
+  type Strategy,
+} from "../actors/index";
+import { PostgresWorkClaims } from "../claims/index";
+import { ModeController } from "../modes/index";
+import { silentLogger, Telemetry } from "../telemetry/index";
+import { DeferredRunner } from "../trigger-requests/index";
+import { ActorHost } from "./actor-host";
+import { stepsStrategy, throwingStrategy } from "./testing/index";
+
+let db: TestDatabase;
+const hosts: ActorHost[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.stop({ graceMs: 0 })));
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+function startHost(actors: ActorDefinition[], options: { leaseSeconds?: number } = {}) {
+  const telemetry = new Telemetry();
+  const nodeIdentity = `node-${hosts.length}-${Math.random().toString(16).slice(2, 8)}`;
+  const registry = new ActorRegistry({
+    actors,
+    strategies: new StrategyRegistry({ steps: stepsStrategy }),
+  });
+  const modes = new ModeController({ nodeIdentity, baseMode: "full" });
+  const common = { nodeIdentity, stack: null, env: null, logger: silentLogger, telemetry };
+  const host = new ActorHost({
+    ...common,
+    db: db.pool,
+    registry,
+    modes,
+    claims: new PostgresWorkClaims({ db: db.pool, telemetry }),
+    leaseSeconds: options.leaseSeconds ?? 30,
+    deferred: new DeferredRunner({ ...common, db: db.pool }),
+    jitterMs: 0,
+  });
+  host.start();
+  hosts.push(host);
+  return { host, modes, nodeIdentity };
+}
+
+function actor(
+  identifier: string,
+  strategy: Strategy | string,
+  extra: Partial<Parameters<typeof defineActor>[0]> = {},
+  budget = {},
+) {
+  return defineActor({
+    identifier,
+    expectations: [{ id: "run", strategy, trigger: { manual: true }, budget }],
+    ...extra,
+  });
+}
+
+async function episode(id: string) {
+  const { rows } = await db.pool.query<{
+    status: string;
+    error_class: string | null;
+    error_message: string | null;
+    turns_used: number;
+    tokens_used: string;
+    started_at: Date | null;
+    finished_at: Date | null;
+    executed_by: string | null;
+    result: unknown;
+  }>("SELECT * FROM cyclium_episodes WHERE id = $1", [id]);
+  const row = rows[0];
+  if (!row) throw new Error(`no episode ${id}`);
+  return row;
+}
+
+async function fired(host: ActorHost, actorId: string, input: unknown = {}): Promise<string> {
+  const result = await host.fire({ actorId, expectationId: "run", triggerType: "manual", input });
+  if (!("episodeId" in result)) throw new Error("deduped");
+  return result.episodeId;
+}
+
+async function settled(id: string) {
+  return vi.waitFor(
+    async () => {
+      const row = await episode(id);
+      if (row.status === "pending" || row.status === "running")
+        throw new Error(`still ${row.status}`);
+      return row;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
+}
+
+describe("ActorHost with the local runner", () => {
+  it("runs pending -> running -> completed, journaling every step with its usage under the claim", async () => {
+    const { host, nodeIdentity } = startHost([actor("counter", stepsStrategy)]);
+    const id = await fired(host, "counter", { steps: 3, tokensPerStep: 10 });
+    const row = await settled(id);
+    expect(row).toMatchObject({
+      status: "completed",
+      executed_by: nodeIdentity,
+      turns_used: 3,
+      tokens_used: "30",
+      result: { steps: 3 },
+    });
+    expect(row.started_at!.getTime()).toBeLessThanOrEqual(row.finished_at!.getTime());
+    const steps = await db.pool.query(
+      "SELECT step_no, outcome, turns, tokens, attempt, node FROM cyclium_episode_steps WHERE episode_id = $1 ORDER BY step_no",
+      [id],
+    );
+    expect(steps.rows).toEqual([
+      { step_no: 1, outcome: "continue", turns: 1, tokens: 10, attempt: 1, node: nodeIdentity },
+      { step_no: 2, outcome: "continue", turns: 1, tokens: 10, attempt: 1, node: nodeIdentity },
+      { step_no: 3, outcome: "done", turns: 1, tokens: 10, attempt: 1, node: nodeIdentity },
+    ]);
+    const claim = await db.pool.query(
+      "SELECT state, owner_node FROM cyclium_work_claims WHERE dedupe_key = $1",
+      [`episode:${id}`],
+    );
+    expect(claim.rows).toEqual([{ state: "done", owner_node: nodeIdentity }]);
+  });
+
+  it("never runs more than maxConcurrentEpisodes at once, in arrival order (from the step journal)", async () => {
+    const { host } = startHost([actor("pair", stepsStrategy, { maxConcurrentEpisodes: 2 })]);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i += 1) ids.push(await fired(host, "pair", { steps: 3, stepMs: 30 }));
+    expect(host.runningCount("pair")).toBeLessThanOrEqual(2);
+    expect(host.queuedCount("pair")).toBeGreaterThanOrEqual(7);
+    for (const id of ids) expect((await settled(id)).status).toBe("completed");
+
+    // An episode occupies its slot from the start of its first step to the end of its last:
+    // inserted_at is when a step was journaled (its end), duration_ms how long it ran.
+    const { rows } = await db.pool.query<{ episode_id: string; starts: number; ends: number }>(
+      `SELECT episode_id,
+              extract(epoch FROM min(inserted_at - make_interval(secs => duration_ms / 1000.0))) * 1000 AS starts,
+              extract(epoch FROM max(inserted_at)) * 1000 AS ends
+         FROM cyclium_episode_steps WHERE episode_id = ANY($1::uuid[]) GROUP BY episode_id`,
+      [ids],
+    );
+    const edges = rows.flatMap((r) => [
+      { at: Number(r.starts), delta: 1 },
+      { at: Number(r.ends), delta: -1 },
+    ]);
+    edges.sort((a, b) => a.at - b.at || a.delta - b.delta);
+    let current = 0;
+    let max = 0;
+    for (const edge of edges) {
+      current += edge.delta;
+      max = Math.max(max, current);
+    }
+    expect(max).toBe(2);
+    const started = await db.pool.query<{ id: string }>(
+      "SELECT id FROM cyclium_episodes WHERE id = ANY($1::uuid[]) ORDER BY started_at, id",
+      [ids],
+    );
+    // Slots free two at a time, so only the pairs are ordered; each pair comes from its place in line.
+    const position = (id: string) => Math.floor(ids.indexOf(id) / 2);
+    expect(started.rows.map((r) => position(r.id))).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+  });
+
+  it("fails the episode with budget_exceeded when turns, tokens or wall time run out", async () => {
+    const { host } = startHost([
+      actor("turns", stepsStrategy, {}, { maxTurns: 3 }),
+      actor("tokens", stepsStrategy, {}, { maxTokens: 100 }),
+      actor("wall", stepsStrategy, {}, { maxWallMs: 300 }),
+    ]);
+    const turns = await settled(await fired(host, "turns", { steps: 0 }));
+    expect(turns).toMatchObject({
+      status: "failed",
+      error_class: "budget_exceeded",
+      turns_used: 3,
+    });
+    expect(turns.error_message).toContain(
+      "turn budget exhausted: 3 of 3 turns used (before step 4)",
+    );
+
+    const tokens = await settled(await fired(host, "tokens", { steps: 0, tokensPerStep: 60 }));
+    expect(tokens).toMatchObject({
+      status: "failed",
+      error_class: "budget_exceeded",
+      tokens_used: "120",
+    });
+    expect(tokens.error_message).toContain(
+      "token budget exhausted: 120 of 100 tokens used (before step 3)",
+    );
+
+    const before = Date.now();
+    const wall = await settled(await fired(host, "wall", { steps: 0, stepMs: 60_000 }));
+    expect(Date.now() - before).toBeLessThan(5_000);
+    expect(wall).toMatchObject({ status: "failed", error_class: "budget_exceeded" });
+    expect(wall.error_message).toContain("wall-time budget of 300 ms exhausted during step 1");
+  });
+
+  it("keeps a throwing strategy's error class and message, and a fail result's", async () => {
+    const failing: Strategy<unknown, null> = {
+      init: () => null,
+      step: () => fail("limit_unknown", "no limit configured"),
+    };
+    const badInit: Strategy<unknown, null> = {
+      init: () => {
+        throw new TypeError("input.resourceId is required");
+      },
+      step: () => fail("never", "reached"),
+    };
+    const { host } = startHost([
+      actor("thrower", throwingStrategy),
+      actor("failer", failing),
+      actor("bad_init", badInit),
+    ]);
+    const thrown = await settled(await fired(host, "thrower"));
+    expect(thrown).toMatchObject({
+      status: "failed",
+      error_class: "upstream_unavailable",
+      error_message: "upstream said no",
+    });
+    const failed = await settled(await fired(host, "failer"));
+    expect(failed).toMatchObject({
+      status: "failed",
+      error_class: "limit_unknown",
+      error_message: "no limit configured",
+    });
+    const init = await settled(await fired(host, "bad_init"));
+    expect(init).toMatchObject({
+      status: "failed",
+      error_class: "TypeError",
+      error_message: "init failed: input.resourceId is required",
+    });
+  });
+
+  it("fails an episode whose strategy name is not registered with unknown_strategy", async () => {
+    const { host } = startHost([actor("misnamed", "no_such_strategy")]);
+    const row = await settled(await fired(host, "misnamed"));
+    expect(row).toMatchObject({ status: "failed", error_class: "unknown_strategy" });
+    expect(row.error_message).toContain(
+      'Strategy "no_such_strategy" (actor misnamed, expectation run) is not registered',
+    );
+    expect(row.error_message).toContain("registered: steps");
+  });
+
+  it("dedupes a repeated manual fire with the same idempotency key", async () => {
+    const { host } = startHost([actor("once", stepsStrategy)]);
+    const request = {
+      actorId: "once",
+      expectationId: "run",
+      triggerType: "manual" as const,
+      idempotencyKey: "op-1",
+    };
+    const first = await host.fire(request);
+    expect(first).toHaveProperty("episodeId");
+    expect(await host.fire(request)).toEqual({ deduped: true, dedupeKey: "manual:once:run:op-1" });
+    await expect(host.fire({ ...request, actorId: "nobody" })).rejects.toThrow(
+      'Actor "nobody" does not run',
+    );
+  });
+
+  it("defers instead of running when the actor is trigger_only here", async () => {
+    const { host, modes, nodeIdentity } = startHost([actor("deferred", stepsStrategy)]);
+    await modes.setActorOverride("deferred", "trigger_only");
+    const result = await host.fire({
+      actorId: "deferred",
+      expectationId: "run",
+      triggerType: "manual",
+    });
+    expect(result).toMatchObject({ deferred: true });
+    const id = "episodeId" in result ? result.episodeId : "";
+    expect((await episode(id)).status).toBe("pending");
+    const request = await db.pool.query(
+      "SELECT actor_id, expectation_id, status, source_node, source_stack, source_env FROM cyclium_trigger_requests WHERE episode_id = $1",
+      [id],
+    );
+    expect(request.rows).toEqual([
+      {
+        actor_id: "deferred",
+        expectation_id: "run",
+        status: "pending",
+        source_node: nodeIdentity,
+        source_stack: null,
+        source_env: null,
+      },
+    ]);
+    await modes.setActorOverride("deferred", "disabled");
+    await expect(
+      host.fire({ actorId: "deferred", expectationId: "run", triggerType: "manual" }),
+    ).rejects.toThrow("is disabled");
+  });
+
+  it("aborts ctx.signal mid-step and leaves the episode alone when the claim is stolen", async () => {
+    let abortedAfterMs: number | undefined;
+    const waiter: Strategy<unknown, null> = {
+      init: () => null,
+      step: async (_state, ctx) => {
+        const began = Date.now();
+        ctx.signal.addEventListener("abort", () => (abortedAfterMs = Date.now() - began));
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        return { done: true };
+      },
+    };
+    // A 1 s lease is renewed every 333 ms: the renewal after the steal finds it not_owner.
+    const { host } = startHost([actor("victim", waiter)], { leaseSeconds: 1 });
+    const id = await fired(host, "victim");
+    await vi.waitFor(async () => expect((await episode(id)).status).toBe("running"));
+    await db.pool.query(
+      "UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1 WHERE dedupe_key = $1",
+      [`episode:${id}`],
+    );
+    await vi.waitFor(() => expect(host.runningCount("victim")).toBe(0), { timeout: 3_000 });
+    expect(abortedAfterMs).toBeLessThan(2_000);
+    expect((await episode(id)).status).toBe("running");
+  });
+
+  it("on stop lets the current step finish, then leaves the episode running with its journal", async () => {
+    const { host } = startHost([actor("long", stepsStrategy)]);
+    const id = await fired(host, "long", { steps: 0, stepMs: 100 });
+    await vi.waitFor(async () =>
+      expect(
+        (await db.pool.query("SELECT 1 FROM cyclium_episode_steps WHERE episode_id = $1", [id]))
+          .rowCount,
+      ).toBeGreaterThanOrEqual(2),
+    );
+    const stoppedAt = Date.now();
+    await host.stop({ graceMs: 10_000 });
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    expect((await episode(id)).status).toBe("running");
+    const steps = await db.pool.query<{ step_no: number }>(
+      "SELECT step_no FROM cyclium_episode_steps WHERE episode_id = $1 ORDER BY step_no",
+      [id],
+    );
+    expect(steps.rows.map((r) => r.step_no)).toEqual(steps.rows.map((_, i) => i + 1));
+    const claim = await db.pool.query(
+      "SELECT state FROM cyclium_work_claims WHERE dedupe_key = $1",
+      [`episode:${id}`],
+    );
+    expect(claim.rows).toEqual([{ state: "failed" }]);
+  });
+});

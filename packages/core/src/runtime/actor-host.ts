@@ -1,0 +1,335 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  findExpectation,
+  runsOnStack,
+  type ActorDefinition,
+  type ActorRegistry,
+} from "../actors/index";
+import type { Bus } from "../bus/index";
+import type { WorkClaims } from "../claims/index";
+import type { Queryable } from "../db/index";
+import { createEpisode, DEFAULT_CREATE_JITTER_MS, type Episode } from "../episodes/index";
+import { loadEpisode } from "../episodes/load-episode";
+import { CycliumError } from "../errors/index";
+import type { Mode } from "../modes/index";
+import type { Logger, Telemetry } from "../telemetry/index";
+import type { DeferredRunner, PollerHost, TTriggerRequestOpts } from "../trigger-requests/index";
+import { ActorQueue, type QueuedEpisode, type QueuedEpisodeResult } from "./actor-queue";
+import { cancelShedEpisode } from "./cancel-shed-episode";
+import {
+  fireDedupeKey,
+  parseFireRequest,
+  type FireResult,
+  type TFireRequest,
+} from "./fire-request";
+import { handOverQueued } from "./hand-over-queued";
+import { LocalRunner } from "./local-runner";
+
+export interface ActorHostOptions {
+  db: Queryable;
+  registry: ActorRegistry;
+  modes: { effectiveMode(actorId: string): Mode };
+  claims: WorkClaims;
+  leaseSeconds: number;
+  nodeIdentity: string;
+  stack: string | null;
+  env: string | null;
+  /** Writes trigger requests for trigger_only actors and hands the queue over on stop. */
+  deferred?: DeferredRunner;
+  bus?: Bus;
+  /** Upper bound of the random wait before a triggered insert (SPEC section 3); 0 in tests. */
+  jitterMs?: number;
+  logger: Logger;
+  telemetry: Telemetry;
+}
+
+export interface EnqueueOptions {
+  recovered?: boolean;
+  resume?: unknown;
+  /** The poller's request, released back to pending if the episode never starts here. */
+  triggerRequestId?: string;
+}
+
+export type EnqueueResult =
+  | { ok: true; settled: Promise<QueuedEpisodeResult> }
+  | {
+      ok: false;
+      reason: "unknown_actor" | "not_found" | "not_pending" | "queue_full" | "stopping";
+    };
+
+type HostState = "idle" | "running" | "stopping" | "stopped";
+
+/**
+ * A node's actors at run time: per actor an in-memory FIFO queue and at most
+ * `maxConcurrentEpisodes` episodes running here. Fires create the episode (deduplicated) and
+ * either queue it for the local runner (full) or defer it to a full node (trigger_only).
+ */
+export class ActorHost implements PollerHost {
+  readonly runner: LocalRunner;
+  readonly #o: ActorHostOptions;
+  readonly #queues = new Map<string, ActorQueue>();
+  readonly #running = new Set<Promise<void>>();
+  readonly #slotListeners = new Set<(actorId: string) => void>();
+  readonly #hardStop = new AbortController();
+  #state: HostState = "idle";
+  #draining = false;
+
+  constructor(options: ActorHostOptions) {
+    this.#o = options;
+    this.runner = new LocalRunner({
+      db: options.db,
+      claims: options.claims,
+      leaseSeconds: options.leaseSeconds,
+      nodeIdentity: options.nodeIdentity,
+      registry: options.registry,
+      ...(options.bus ? { bus: options.bus } : {}),
+      logger: options.logger,
+      telemetry: options.telemetry,
+      hardStop: this.#hardStop.signal,
+      isDraining: () => this.#draining,
+    });
+  }
+
+  start(): void {
+    if (this.#state === "idle") this.#state = "running";
+  }
+
+  hasActor(actorId: string): boolean {
+    return this.#hosted(actorId) !== undefined;
+  }
+
+  actorIds(): string[] {
+    return this.#o.registry
+      .list()
+      .filter((a) => runsOnStack(a, this.#o.stack))
+      .map((a) => a.identifier);
+  }
+
+  runningCount(actorId: string): number {
+    return this.#queues.get(actorId)?.running ?? 0;
+  }
+
+  queuedCount(actorId: string): number {
+    return this.#queues.get(actorId)?.length ?? 0;
+  }
+
+  freeCapacity(actorId: string): number {
+    const actor = this.#hosted(actorId);
+    if (actor === undefined || this.#state !== "running") return 0;
+    return Math.max(
+      0,
+      actor.maxConcurrentEpisodes - this.runningCount(actorId) - this.queuedCount(actorId),
+    );
+  }
+
+  onSlotFreed(listener: (actorId: string) => void): () => void {
+    this.#slotListeners.add(listener);
+    return () => this.#slotListeners.delete(listener);
+  }
+
+  /** Creates an episode for an expectation and runs or defers it per the actor's mode here. */
+  async fire(request: TFireRequest): Promise<FireResult> {
+    const req = parseFireRequest(request);
+    const { nodeIdentity, stack, env, db, logger, telemetry } = this.#o;
+    if (this.#state !== "running")
+      throw new CycliumError("shutdown", `Node ${nodeIdentity} is not accepting work.`);
+    const actor = this.#hosted(req.actorId);
+    if (actor === undefined) {
+      throw new CycliumError(
+        "not_found",
+        `Actor "${req.actorId}" does not run on node ${nodeIdentity}.`,
+      );
+    }
+    if (findExpectation(actor, req.expectationId) === undefined) {
+      throw new CycliumError(
+        "not_found",
+        `Actor "${actor.identifier}" has no expectation "${req.expectationId}".`,
+      );
+    }
+    const mode = this.#o.modes.effectiveMode(actor.identifier);
+    if (mode === "disabled") {
+      throw new CycliumError(
+        "conflict",
+        `Actor "${actor.identifier}" is disabled on node ${nodeIdentity}.`,
+      );
+    }
+    if (mode === "full" && this.#queueFull(actor) && actor.episodeOverflow === "drop") {
+      throw new CycliumError(
+        "busy",
+        `Actor "${actor.identifier}" has ${actor.maxQueuedEpisodes} episodes queued on node ${nodeIdentity}; dropped (episodeOverflow "drop").`,
+      );
+    }
+    // Only triggered fires race other nodes; a manual fire comes from one caller.
+    const jitterMs =
+      req.triggerType === "manual" ? 0 : (this.#o.jitterMs ?? DEFAULT_CREATE_JITTER_MS);
+    if (jitterMs > 0)
+      await sleep(Math.random() * jitterMs, undefined, { signal: this.#hardStop.signal });
+    const episode = {
+      actorId: actor.identifier,
+      expectationId: req.expectationId,
+      triggerType: req.triggerType,
+      dedupeKey: fireDedupeKey(req, env),
+      input: req.input ?? {},
+      workflowInstanceId: req.workflowInstanceId ?? null,
+      workflowStep: req.workflowStep ?? null,
+    };
+    if (mode === "trigger_only") {
+      if (this.#o.deferred === undefined) throw new Error("trigger_only needs a DeferredRunner");
+      const deferred = await this.#o.deferred.defer(episode);
+      return deferred.created
+        ? { episodeId: deferred.episode.id, deferred: true }
+        : { deduped: true, dedupeKey: deferred.dedupeKey };
+    }
+    const created = await createEpisode(
+      {
+        ...episode,
+        status: "pending",
+        sourceNode: nodeIdentity,
+        sourceStack: stack,
+        sourceEnv: env,
+        jitterMs: 0,
+        logger,
+        telemetry,
+      },
+      db,
+    );
+    if (!created.created) return { deduped: true, dedupeKey: created.dedupeKey };
+    this.enqueue(created.episode);
+    return { episodeId: created.episode.id, deferred: false };
+  }
+
+  /** Hands an existing pending episode (e.g. restarted by recovery) to its actor's queue here. */
+  async enqueueEpisode(episodeId: string, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    const episode = await loadEpisode(episodeId, this.#o.db);
+    if (episode === undefined) return { ok: false, reason: "not_found" };
+    if (episode.status !== "pending") return { ok: false, reason: "not_pending" };
+    return this.enqueue(episode, options);
+  }
+
+  /** Queues an episode whose row the caller already has. */
+  enqueue(episode: Episode, options: EnqueueOptions = {}): EnqueueResult {
+    if (this.#state !== "running") return { ok: false, reason: "stopping" };
+    const actor = this.#hosted(episode.actorId);
+    if (actor === undefined) return { ok: false, reason: "unknown_actor" };
+    const recovered = options.recovered ?? false;
+    const queue = this.#queue(actor.identifier);
+    if (!recovered && this.#queueFull(actor)) {
+      if (actor.episodeOverflow === "drop") return { ok: false, reason: "queue_full" };
+      if (actor.episodeOverflow === "shed_oldest") this.#shedOldest(actor, queue);
+    }
+    let settle!: (result: QueuedEpisodeResult) => void;
+    const settled = new Promise<QueuedEpisodeResult>((resolve) => (settle = resolve));
+    queue.push({
+      episode,
+      recovered,
+      resume: options.resume,
+      triggerRequestId: options.triggerRequestId,
+      settle,
+    });
+    this.#pump(actor.identifier);
+    return { ok: true, settled };
+  }
+
+  /** PollerHost: a claimed trigger request's episode. */
+  dispatch(
+    episode: Episode,
+    opts: TTriggerRequestOpts & { triggerRequestId: string },
+  ): { ok: true; settled: Promise<{ ran: boolean }> } | { ok: false; reason: string } {
+    const queued = this.enqueue(episode, opts);
+    if (!queued.ok) return queued;
+    const settled = queued.settled.then(({ status }) => ({
+      ran: status !== "not_started" && status !== "error",
+    }));
+    return { ok: true, settled };
+  }
+
+  /**
+   * Stops taking work, hands queued episodes over (their requests back to pending, the rest as new
+   * requests), lets running episodes finish their current step for up to `graceMs`, then aborts
+   * them: whatever is unfinished stays `running` for recovery.
+   */
+  async stop({ graceMs = 30_000 }: { graceMs?: number } = {}): Promise<void> {
+    if (this.#state === "stopped" || this.#state === "stopping") return;
+    this.#state = "stopping";
+    this.#draining = true;
+    const queued = [...this.#queues.values()].flatMap((queue) => queue.takeAll());
+    await handOverQueued(queued, { deferred: this.#o.deferred, logger: this.#o.logger });
+    const allSettled = Promise.all([...this.#running]);
+    const timer = sleep(graceMs, undefined, { ref: false }).then(() => "timeout" as const);
+    if ((await Promise.race([allSettled.then(() => "done" as const), timer])) === "timeout") {
+      this.#o.logger.warn(
+        { running: this.#running.size },
+        "grace period over; aborting running episodes",
+      );
+      this.#hardStop.abort(
+        new CycliumError("shutdown", "The node stopped before the episode finished."),
+      );
+      await Promise.race([allSettled, sleep(5_000, undefined, { ref: false })]);
+    }
+    this.#state = "stopped";
+  }
+
+  #hosted(actorId: string): ActorDefinition | undefined {
+    const actor = this.#o.registry.get(actorId);
+    return actor !== undefined && runsOnStack(actor, this.#o.stack) ? actor : undefined;
+  }
+
+  #queue(actorId: string): ActorQueue {
+    let queue = this.#queues.get(actorId);
+    if (queue === undefined) {
+      queue = new ActorQueue();
+      this.#queues.set(actorId, queue);
+    }
+    return queue;
+  }
+
+  #queueFull(actor: ActorDefinition): boolean {
+    return (
+      actor.maxQueuedEpisodes !== undefined &&
+      this.queuedCount(actor.identifier) >= actor.maxQueuedEpisodes
+    );
+  }
+
+  #shedOldest(actor: ActorDefinition, queue: ActorQueue): void {
+    const shed = queue.shedOldest();
+    if (shed === undefined) return;
+    const { db, bus, logger, telemetry } = this.#o;
+    void cancelShedEpisode(shed.episode, {
+      db,
+      bus,
+      limit: actor.maxQueuedEpisodes ?? 0,
+      logger,
+      telemetry,
+    })
+      .catch((err: unknown) =>
+        logger.warn({ err, episode_id: shed.episode.id }, "could not cancel shed episode"),
+      )
+      .finally(() => shed.settle({ status: "shed" }));
+  }
+
+  #pump(actorId: string): void {
+    const queue = this.#queues.get(actorId);
+    if (queue === undefined) return;
+    const max = this.#o.registry.get(actorId)?.maxConcurrentEpisodes ?? 1;
+    while (!this.#draining && queue.running < max) {
+      const entry = queue.shift();
+      if (entry === undefined) return;
+      this.#start(actorId, queue, entry);
+    }
+  }
+
+  #start(actorId: string, queue: ActorQueue, entry: QueuedEpisode): void {
+    queue.running += 1;
+    const run = this.runner
+      .run(entry.episode, { recovered: entry.recovered, resume: entry.resume })
+      .catch((error: unknown): QueuedEpisodeResult => ({ status: "error", error }))
+      .then((result) => {
+        queue.running -= 1;
+        entry.settle(result);
+        this.#pump(actorId);
+        for (const listener of [...this.#slotListeners]) listener(actorId);
+      })
+      .finally(() => this.#running.delete(run));
+    this.#running.add(run);
+  }
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import type { Bus } from "../bus/index";
+import type { Episode } from "../episodes/index";
+import type { Logger } from "../telemetry/index";
+
+/**
+ * Bus topics published when an episode reaches a final status. The workflow engine advances on
+ * them; recovery's reconcile re-publishes them for steps whose event was missed.
+ */
+export const EPISODE_EVENT_TOPICS = {
+  completed: "episode.completed",
+  failed: "episode.failed",
+  cancelled: "episode.cancelled",
+} as const;
+
+export const ZEpisodeEvent = z.object({
+  episodeId: z.string(),
+  actorId: z.string(),
+  expectationId: z.string(),
+  status: z.enum(["completed", "failed", "cancelled"]),
+  errorClass: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  workflowInstanceId: z.string().nullable(),
+  workflowStep: z.string().nullable(),
+  sourceEnv: z.string().nullable(),
+});
+
+/**
+ * The payload. No `result`: it can be large and the bus is for signalling, so a subscriber that
+ * needs it loads the episode.
+ */
+export type TEpisodeEvent = z.infer<typeof ZEpisodeEvent>;
+
+const MAX_EVENT_MESSAGE = 1_000;
+
+export function episodeEvent(
+  episode: Episode & { status: TEpisodeEvent["status"] },
+): TEpisodeEvent {
+  return {
+    episodeId: episode.id,
+    actorId: episode.actorId,
+    expectationId: episode.expectationId,
+    status: episode.status,
+    errorClass: episode.errorClass,
+    errorMessage: episode.errorMessage?.slice(0, MAX_EVENT_MESSAGE) ?? null,
+    workflowInstanceId: episode.workflowInstanceId,
+    workflowStep: episode.workflowStep,
+    sourceEnv: episode.sourceEnv,
+  };
+}
+
+/** Publishes the final-status event; a bus failure is logged, never thrown at the runner. */
+export async function publishEpisodeEvent(
+  bus: Bus | undefined,
+  episode: Episode,
+  logger: Logger,
+): Promise<void> {
+  if (bus === undefined) return;
+  const status = episode.status;
+  if (status !== "completed" && status !== "failed" && status !== "cancelled") return;
+  try {
+    await bus.publish(EPISODE_EVENT_TOPICS[status], episodeEvent({ ...episode, status }));
+  } catch (err) {
+    logger.warn({ err, episode_id: episode.id }, "could not publish the episode's final event");
+  }
+}

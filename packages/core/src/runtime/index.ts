@@ -1,0 +1,35 @@
+// Public face of the execution runtime: the per-node ActorHost (queues, concurrency, fire), the
+// local runner and its step loop, and the episode events they publish.
+export {
+  ActorHost,
+  type ActorHostOptions,
+  type EnqueueOptions,
+  type EnqueueResult,
+} from "./actor-host";
+export type { QueuedEpisodeResult } from "./actor-queue";
+export {
+  FIRE_TRIGGER_TYPES,
+  ZFireRequest,
+  fireDedupeKey,
+  parseFireRequest,
+  type FireResult,
+  type TFireRequest,
+  type TParsedFireRequest,
+} from "./fire-request";
+export {
+  LocalRunner,
+  type EpisodeRunResult,
+  type LocalRunnerOptions,
+  type RunEpisodeOptions,
+} from "./local-runner";
+export { runStepLoop, type RunStepLoopOptions, type StepLoopOutcome } from "./run-step-loop";
+export { exhaustedBudget, remainingWallMs, type BudgetUsage } from "./budget-check";
+export { checkStepResult, type CheckedStepResult } from "./step-result";
+export { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
+export {
+  EPISODE_EVENT_TOPICS,
+  ZEpisodeEvent,
+  episodeEvent,
+  publishEpisodeEvent,
+  type TEpisodeEvent,
+} from "./episode-events";

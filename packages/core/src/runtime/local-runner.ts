@@ -1,0 +1,211 @@
+import type { ActorRegistry, AnyStrategy, Budget } from "../actors/index";
+import { findExpectation } from "../actors/index";
+import type { Bus } from "../bus/index";
+import { checkFence, runWithClaim, type ClaimedWork, type WorkClaims } from "../claims/index";
+import type { Queryable } from "../db/index";
+import { finishEpisode, type Episode } from "../episodes/index";
+import { startEpisode } from "../episodes/start-episode";
+import type { Logger, Telemetry } from "../telemetry/index";
+import { publishEpisodeEvent } from "./episode-events";
+import { RUNTIME_ERROR_CLASSES } from "./error-classes";
+import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
+
+export interface LocalRunnerOptions {
+  db: Queryable;
+  claims: WorkClaims;
+  leaseSeconds: number;
+  nodeIdentity: string;
+  registry: ActorRegistry;
+  /** Receives `episode.completed` / `episode.failed`; omit in unit tests. */
+  bus?: Bus;
+  logger: Logger;
+  telemetry: Telemetry;
+  /** Aborted when the node stops for good (after the drain grace period). */
+  hardStop: AbortSignal;
+  /** True while the node drains: running episodes finish their current step and stop. */
+  isDraining: () => boolean;
+}
+
+export interface RunEpisodeOptions {
+  recovered?: boolean;
+  resume?: unknown;
+}
+
+/** What running one episode here came to. */
+export type EpisodeRunResult =
+  | { status: "completed" | "failed"; episode: Episode }
+  /** Another node holds the episode's claim (it runs it, or recovery is at it). */
+  | { status: "busy" }
+  /** The episode was no longer pending (cancelled, expired, started elsewhere). */
+  | { status: "not_pending" }
+  /** Left `running`: the claim was lost, the node stopped, or a write was fenced. */
+  | { status: "left_running"; reason: "aborted" | "fenced" | "interrupted" }
+  /** The database failed under us; the episode is left for recovery. */
+  | { status: "error"; error: unknown };
+
+/** Thrown inside the claim so that runWithClaim marks the claim `failed`, not `done`. */
+class LeftRunning extends Error {
+  override readonly name = "LeftRunning";
+  constructor(readonly reason: "aborted" | "interrupted") {
+    super(`episode left running (${reason}); recovery takes it from here`);
+  }
+}
+
+/**
+ * Executes an episode on this node (the local runner): acquires the work claim on its dedupe key
+ * (or `episode:{id}` when it has none), keeps it alive with the heartbeat, marks the episode
+ * running, runs the step loop and writes the final status, all fenced on the claim's attempt.
+ */
+export class LocalRunner {
+  constructor(private readonly options: LocalRunnerOptions) {}
+
+  async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
+    const { claims, nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
+    const dedupeKey = episode.dedupeKey ?? `episode:${episode.id}`;
+    try {
+      const outcome = await runWithClaim(
+        { claims, dedupeKey, owner: nodeIdentity, leaseSeconds, signal: hardStop, logger },
+        (claimed) => this.#runClaimed(episode, claimed, runOptions),
+      );
+      return outcome.status === "busy" ? { status: "busy" } : outcome.value;
+    } catch (error) {
+      if (error instanceof LeftRunning) return { status: "left_running", reason: error.reason };
+      logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
+      return { status: "error", error };
+    }
+  }
+
+  async #runClaimed(
+    queued: Episode,
+    claimed: ClaimedWork,
+    runOptions: RunEpisodeOptions,
+  ): Promise<EpisodeRunResult> {
+    const { db, nodeIdentity, telemetry, logger } = this.options;
+    const fence = claimed.fence;
+    const started = await startEpisode(
+      { episodeId: queued.id, fence, executedBy: nodeIdentity },
+      db,
+    );
+    if (!started.started) {
+      if (started.reason === "fenced") return { status: "left_running", reason: "fenced" };
+      return { status: "not_pending" };
+    }
+    const episode = started.episode;
+    const meta = {
+      episode_id: episode.id,
+      actor_id: episode.actorId,
+      expectation_id: episode.expectationId,
+    };
+    telemetry.emit("cyclium.episode.started", { count: 1 }, meta);
+    logger.debug({ ...meta, attempt: claimed.attempt }, "episode started");
+
+    const resolved = this.#resolve(episode);
+    const outcome: StepLoopOutcome =
+      "error" in resolved
+        ? { kind: "failed", errorClass: resolved.error, message: resolved.message }
+        : await runStepLoop({
+            episode,
+            strategy: resolved.strategy,
+            budget: resolved.budget,
+            fence,
+            journalAttempt: fence === null ? episode.attempt : claimed.attempt,
+            signal: claimed.signal,
+            isDraining: this.options.isDraining,
+            holdsClaim: () => (fence === null ? Promise.resolve(true) : checkFence(fence, db)),
+            recovered: runOptions.recovered ?? false,
+            resume: runOptions.resume,
+            db,
+            nodeIdentity,
+            logger,
+            telemetry,
+          });
+
+    switch (outcome.kind) {
+      case "aborted":
+        logger.warn({ ...meta, reason: String(outcome.reason) }, "episode aborted; left running");
+        throw new LeftRunning("aborted");
+      case "interrupted":
+        logger.info({ ...meta, steps: outcome.stepsDone }, "node draining; episode left running");
+        throw new LeftRunning("interrupted");
+      case "fenced":
+        return { status: "left_running", reason: "fenced" };
+      case "completed":
+      case "failed":
+        return this.#finish(episode, outcome, fence);
+    }
+  }
+
+  async #finish(
+    episode: Episode,
+    outcome: Extract<StepLoopOutcome, { kind: "completed" | "failed" }>,
+    fence: ClaimedWork["fence"],
+  ): Promise<EpisodeRunResult> {
+    const { db, nodeIdentity, telemetry, logger } = this.options;
+    const finished = await finishEpisode(
+      {
+        episodeId: episode.id,
+        fence,
+        executedBy: nodeIdentity,
+        telemetry,
+        logger,
+        ...(outcome.kind === "completed"
+          ? { status: "completed", result: outcome.result ?? null }
+          : { status: "failed", errorClass: outcome.errorClass, errorMessage: outcome.message }),
+      },
+      db,
+    );
+    if (finished.fenced) return { status: "left_running", reason: "fenced" };
+    if (!finished.finished) return { status: "not_pending" };
+    const final = finished.episode;
+    const durationMs =
+      final.finishedAt && final.startedAt
+        ? final.finishedAt.getTime() - final.startedAt.getTime()
+        : 0;
+    const meta = {
+      episode_id: final.id,
+      actor_id: final.actorId,
+      expectation_id: final.expectationId,
+    };
+    if (outcome.kind === "completed") {
+      telemetry.emit("cyclium.episode.completed", { count: 1, duration_ms: durationMs }, meta);
+    } else {
+      telemetry.emit(
+        "cyclium.episode.failed",
+        { count: 1, duration_ms: durationMs },
+        {
+          ...meta,
+          error_class: outcome.errorClass,
+        },
+      );
+      logger.info(
+        { ...meta, error_class: outcome.errorClass, error: outcome.message },
+        "episode failed",
+      );
+    }
+    await publishEpisodeEvent(this.options.bus, final, logger);
+    return { status: outcome.kind, episode: final };
+  }
+
+  #resolve(
+    episode: Episode,
+  ): { strategy: AnyStrategy; budget: Budget } | { error: string; message: string } {
+    const { registry, nodeIdentity } = this.options;
+    const actor = registry.get(episode.actorId);
+    const expectation = actor && findExpectation(actor, episode.expectationId);
+    if (actor === undefined || expectation === undefined) {
+      return {
+        error: RUNTIME_ERROR_CLASSES.unknownActor,
+        message: `Actor "${episode.actorId}" has no expectation "${episode.expectationId}" on node ${nodeIdentity}.`,
+      };
+    }
+    const strategy = registry.resolveStrategy(expectation);
+    if (!strategy.ok) {
+      const known = registry.strategies.names();
+      return {
+        error: RUNTIME_ERROR_CLASSES.unknownStrategy,
+        message: `Strategy "${strategy.name}" (actor ${actor.identifier}, expectation ${expectation.id}) is not registered on node ${nodeIdentity}; registered: ${known.length > 0 ? known.join(", ") : "none"}.`,
+      };
+    }
+    return { strategy: strategy.strategy, budget: expectation.budget };
+  }
+}

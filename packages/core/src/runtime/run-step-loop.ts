@@ -1,0 +1,181 @@
+import { performance } from "node:perf_hooks";
+import type { AnyStrategy, Budget, EpisodeInfo, StrategyContext } from "../actors/index";
+import type { ClaimFence } from "../claims/index";
+import type { Queryable } from "../db/index";
+import { appendStep, type Episode } from "../episodes/index";
+import type { Logger, Telemetry } from "../telemetry/index";
+import { exhaustedBudget, remainingWallMs } from "./budget-check";
+import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
+import { guardedCall } from "./guarded-call";
+import { checkStepResult } from "./step-result";
+
+export interface RunStepLoopOptions {
+  episode: Episode;
+  strategy: AnyStrategy;
+  budget: Budget;
+  /** Presented on every journal write; null when claims are off. */
+  fence: ClaimFence | null;
+  /** The journal's attempt column: the claim's attempt, or the episode's without claims. */
+  journalAttempt: number;
+  /** Aborted when the claim is lost or lapses, or when the node stops for good. */
+  signal: AbortSignal;
+  /** True once the node drains: the step in progress finishes, no further step starts. */
+  isDraining: () => boolean;
+  holdsClaim: () => Promise<boolean>;
+  recovered: boolean;
+  resume: unknown;
+  db: Queryable;
+  nodeIdentity: string;
+  logger: Logger;
+  telemetry: Telemetry;
+}
+
+/**
+ * How the loop ended. Only `completed` and `failed` are written to the episode (by the caller,
+ * fenced); the others leave the row `running` for its new owner or for recovery.
+ */
+export type StepLoopOutcome =
+  | { kind: "completed"; result: unknown }
+  | { kind: "failed"; errorClass: string; message: string }
+  /** The claim was lost or lapsed, or the node stopped for good. */
+  | { kind: "aborted"; reason: unknown }
+  /** A journal write was rejected: another node owns the episode now. */
+  | { kind: "fenced" }
+  /** The node is draining; the episode stays `running` with the steps journaled so far. */
+  | { kind: "interrupted"; stepsDone: number };
+
+const BUDGET = RUNTIME_ERROR_CLASSES.budgetExceeded;
+
+/**
+ * The runner's step loop (SPEC section 2): `init`, then `step` until done or fail. Each step is
+ * journaled with its usage in the same fenced statement that adds the usage to the episode's
+ * counters; budgets are checked before every step and the wall budget also bounds every await.
+ */
+export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoopOutcome> {
+  const { episode, strategy, budget, logger } = options;
+  const startedAt = performance.now();
+  const elapsed = (): number => performance.now() - startedAt;
+  // ctx.signal also fires when the wall budget runs out, so a strategy's own awaits stop too.
+  const wall = new AbortController();
+  const signal = AbortSignal.any([options.signal, wall.signal]);
+  const usage = { turns: episode.turnsUsed, tokens: episode.tokensUsed };
+  const info = episodeInfo(options);
+  const context = (stepNo: number): StrategyContext => ({
+    signal,
+    episode: info,
+    stepNo,
+    usage: { ...usage },
+    db: options.db,
+    logger,
+    holdsClaim: options.holdsClaim,
+  });
+  const wallExceeded = (during: string): StepLoopOutcome => {
+    const message = `wall-time budget of ${budget.maxWallMs} ms exhausted during ${during}`;
+    wall.abort(new DOMException(message, "TimeoutError"));
+    return { kind: "failed", errorClass: BUDGET, message };
+  };
+
+  const init = await guardedCall(
+    () => strategy.init(context(0), episode.input),
+    options.signal,
+    remainingWallMs(budget, elapsed()),
+  );
+  if (init.kind === "aborted") return { kind: "aborted", reason: init.reason };
+  if (init.kind === "wall_exceeded") return wallExceeded("init");
+  if (init.kind === "threw") return { kind: "failed", ...renamed(describeThrown(init.error)) };
+  let state = init.value;
+
+  for (let stepNo = 1; ; stepNo += 1) {
+    if (options.signal.aborted) return { kind: "aborted", reason: options.signal.reason };
+    if (options.isDraining()) return { kind: "interrupted", stepsDone: stepNo - 1 };
+    const exhausted = exhaustedBudget(budget, { ...usage, elapsedMs: elapsed() });
+    if (exhausted !== null) {
+      wall.abort(new DOMException(exhausted, "TimeoutError"));
+      return {
+        kind: "failed",
+        errorClass: BUDGET,
+        message: `${exhausted} (before step ${stepNo})`,
+      };
+    }
+
+    const stepStarted = performance.now();
+    const outcome = await guardedCall(
+      () => strategy.step(state, context(stepNo)),
+      options.signal,
+      remainingWallMs(budget, elapsed()),
+    );
+    const durationMs = performance.now() - stepStarted;
+    if (outcome.kind === "aborted") return { kind: "aborted", reason: outcome.reason };
+
+    let journal: { outcome: string; data: unknown; turns: number; tokens: number };
+    let ending: StepLoopOutcome | undefined;
+    if (outcome.kind === "wall_exceeded") {
+      ending = wallExceeded(`step ${stepNo}`);
+      journal = { outcome: BUDGET, data: null, turns: 0, tokens: 0 };
+    } else if (outcome.kind === "threw") {
+      const { errorClass, message } = describeThrown(outcome.error);
+      ending = { kind: "failed", errorClass, message };
+      journal = { outcome: "error", data: { errorClass, message }, turns: 0, tokens: 0 };
+    } else {
+      const checked = checkStepResult(outcome.value);
+      if (!checked.ok) {
+        const errorClass = RUNTIME_ERROR_CLASSES.invalidStepResult;
+        ending = { kind: "failed", errorClass, message: checked.message };
+        journal = { outcome: "error", data: { errorClass }, turns: 0, tokens: 0 };
+      } else {
+        const { turns, tokens } = checked;
+        journal = { outcome: checked.kind, data: checked.data ?? null, turns, tokens };
+        if (checked.kind === "continue") state = checked.state;
+        else if (checked.kind === "done") ending = { kind: "completed", result: checked.result };
+        else {
+          const { errorClass, message } = checked;
+          ending = { kind: "failed", errorClass, message };
+        }
+      }
+    }
+
+    const written = await appendStep(
+      {
+        episodeId: episode.id,
+        fence: options.fence,
+        attempt: options.journalAttempt,
+        stepNo,
+        durationMs,
+        node: options.nodeIdentity,
+        telemetry: options.telemetry,
+        logger,
+        ...journal,
+      },
+      options.db,
+    );
+    if (written.fenced) return { kind: "fenced" };
+    usage.turns += journal.turns;
+    usage.tokens += journal.tokens;
+    if (ending !== undefined) return ending;
+  }
+}
+
+function renamed(thrown: { errorClass: string; message: string }): {
+  errorClass: string;
+  message: string;
+} {
+  return { errorClass: thrown.errorClass, message: `init failed: ${thrown.message}` };
+}
+
+function episodeInfo(options: RunStepLoopOptions): EpisodeInfo {
+  const { episode } = options;
+  return Object.freeze({
+    id: episode.id,
+    actorId: episode.actorId,
+    expectationId: episode.expectationId,
+    triggerType: episode.triggerType,
+    attempt: episode.attempt,
+    dedupeKey: episode.dedupeKey,
+    sourceStack: episode.sourceStack,
+    sourceEnv: episode.sourceEnv,
+    workflowInstanceId: episode.workflowInstanceId,
+    workflowStep: episode.workflowStep,
+    recovered: options.recovered,
+    resume: options.resume,
+  });
+}

@@ -1,0 +1,79 @@
+import type { Queryable } from "../db/index";
+import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episodes/index";
+import { envScopeSql, SqlParams } from "../scope/index";
+import { ZTriggerRequestOpts, type TTriggerRequestOpts } from "./trigger-request";
+
+export interface ClaimTriggerRequestsOptions {
+  /** The claiming node's identity (`claimed_by`). */
+  node: string;
+  /** Per actor, at most this many requests: the actor's free slots on this node. */
+  limits: readonly { actorId: string; limit: number }[];
+  /** Only requests of this stack; null = every stack. */
+  sourceStack: string | null;
+  /** Strict: null claims only requests of the unset env. */
+  sourceEnv: string | null;
+}
+
+export interface ClaimedTriggerRequest {
+  id: string;
+  opts: TTriggerRequestOpts;
+  insertedAt: Date;
+  episode: Episode;
+}
+
+/**
+ * Claims pending requests in one statement, so that exactly one full node dispatches each.
+ *
+ * - FOR UPDATE SKIP LOCKED: concurrent pollers skip each other's rows instead of queueing on
+ *   them, so three workers polling at once claim disjoint batches.
+ * - LATERAL per actor: each actor takes at most its free slots here, so one busy actor's backlog
+ *   cannot fill the batch while the others' requests wait.
+ * - MATERIALIZED CTE: as `WHERE id IN (subquery)` PostgreSQL may run the subquery once per
+ *   candidate row and, skipping rows this statement already updated, claim far past the LIMIT
+ *   (measured: 10 of 10 rows for limits 2 + 3). The CTE runs it exactly once.
+ * - The join returns each request's episode, saving the dispatcher one query per request.
+ */
+export async function claimTriggerRequests(
+  options: ClaimTriggerRequestsOptions,
+  db: Queryable,
+): Promise<ClaimedTriggerRequest[]> {
+  const limits = options.limits.filter((entry) => entry.limit > 0);
+  if (limits.length === 0) return [];
+  const params = new SqlParams([
+    options.node,
+    limits.map((entry) => entry.actorId),
+    limits.map((entry) => entry.limit),
+  ]);
+  const env = envScopeSql("q.source_env", options.sourceEnv, params);
+  const stack =
+    options.sourceStack === null ? "TRUE" : `q.source_stack = ${params.add(options.sourceStack)}`;
+  const { rows } = await db.query<
+    EpisodeRow & { request_id: string; request_opts: unknown; request_inserted_at: Date }
+  >(
+    `WITH picked AS MATERIALIZED (
+       SELECT q.id
+         FROM unnest($2::text[], $3::int[]) AS a(actor_id, lim)
+         CROSS JOIN LATERAL (
+           SELECT q.id FROM cyclium_trigger_requests q
+            WHERE q.status = 'pending' AND q.actor_id = a.actor_id AND ${env} AND ${stack}
+            ORDER BY q.inserted_at, q.id
+            LIMIT a.lim
+            FOR UPDATE SKIP LOCKED) q
+     )
+     UPDATE cyclium_trigger_requests r
+        SET status = 'claimed', claimed_by = $1, claimed_at = now(), updated_at = now()
+       FROM picked, cyclium_episodes e
+      WHERE r.id = picked.id AND e.id = r.episode_id
+     RETURNING r.id::text AS request_id, r.opts AS request_opts,
+               r.inserted_at AS request_inserted_at, ${episodeColumns("e")}`,
+    params.values,
+  );
+  return rows
+    .map((row) => ({
+      id: row.request_id,
+      opts: ZTriggerRequestOpts.parse(row.request_opts),
+      insertedAt: row.request_inserted_at,
+      episode: toEpisode(row),
+    }))
+    .sort((a, b) => a.insertedAt.getTime() - b.insertedAt.getTime() || Number(a.id) - Number(b.id));
+}

@@ -1,0 +1,153 @@
+import { notify } from "../bus/index";
+import { withTransaction, type Connectable, type Queryable } from "../db/index";
+import {
+  createEpisode,
+  type CreateEpisodeOptions,
+  type CreateEpisodeResult,
+  type Episode,
+} from "../episodes/index";
+import type { Logger, Telemetry } from "../telemetry/index";
+import { insertTriggerRequests } from "./insert-trigger-requests";
+import { NotifyCoalescer } from "./notify-coalescer";
+import {
+  TRIGGER_REQUESTS_CHANNEL,
+  type TTriggerRequestOpts,
+  type TTriggerRequestWakeup,
+} from "./trigger-request";
+
+export interface DeferredRunnerOptions {
+  /** A pool: the episode and its request are inserted in one transaction. */
+  db: Queryable & Connectable;
+  nodeIdentity: string;
+  stack: string | null;
+  env: string | null;
+  logger: Logger;
+  telemetry: Telemetry;
+  /** See NotifyCoalescer; 20 ms by default. */
+  notifyWindowMs?: number;
+}
+
+/** The episode fields a deferral needs; node scope and status are the runner's. */
+export type DeferEpisodeInput = Omit<
+  CreateEpisodeOptions,
+  | "status"
+  | "sourceNode"
+  | "sourceStack"
+  | "sourceEnv"
+  | "jitterMs"
+  | "signal"
+  | "logger"
+  | "telemetry"
+>;
+
+export type DeferResult =
+  | { created: true; episode: Episode; requestId: string }
+  | Extract<CreateEpisodeResult, { created: false }>;
+
+/**
+ * The runner of trigger_only nodes (SPEC section 6): creates the episode `pending`, so the console
+ * shows it, together with a `cyclium_trigger_requests` row that a full node's poller picks up,
+ * then wakes the pollers with a NOTIFY (coalesced over bursts).
+ */
+export class DeferredRunner {
+  readonly #options: DeferredRunnerOptions;
+  readonly #coalescer: NotifyCoalescer;
+
+  constructor(options: DeferredRunnerOptions) {
+    this.#options = options;
+    const wakeup: TTriggerRequestWakeup = { stack: options.stack, env: options.env };
+    this.#coalescer = new NotifyCoalescer({
+      send: () =>
+        notify({
+          db: options.db,
+          channel: TRIGGER_REQUESTS_CHANNEL,
+          payload: JSON.stringify(wakeup),
+        }),
+      logger: options.logger,
+      ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
+    });
+  }
+
+  /**
+   * Creates the episode and its request in one transaction: a request never points at a missing
+   * episode and a deferred episode never lacks its request. The caller applies the dedupe jitter
+   * before calling, so the transaction is not held open during it.
+   */
+  async defer(input: DeferEpisodeInput, opts: TTriggerRequestOpts = {}): Promise<DeferResult> {
+    const { db, nodeIdentity, stack, env, logger, telemetry } = this.#options;
+    const result = await withTransaction(db, async (tx): Promise<DeferResult> => {
+      const created = await createEpisode(
+        {
+          ...input,
+          status: "pending",
+          sourceNode: nodeIdentity,
+          sourceStack: stack,
+          sourceEnv: env,
+          jitterMs: 0,
+          logger,
+          telemetry,
+        },
+        tx,
+      );
+      if (!created.created) return created;
+      const [requestId] = await this.#insert([{ episode: created.episode, opts }], tx);
+      if (requestId === undefined) throw new Error("trigger request insert returned no id");
+      return { created: true, episode: created.episode, requestId };
+    });
+    if (result.created) {
+      this.#emitCreated(result.episode, result.requestId);
+      this.#coalescer.wake();
+    }
+    return result;
+  }
+
+  /**
+   * Defers episodes that already exist and are pending (a draining full node hands its queue
+   * over this way). One statement for the batch.
+   */
+  async deferExisting(
+    entries: readonly { episode: Episode; opts?: TTriggerRequestOpts }[],
+  ): Promise<string[]> {
+    if (entries.length === 0) return [];
+    const ids = await this.#insert(entries, this.#options.db);
+    ids.forEach((id, index) => {
+      const entry = entries[index];
+      if (entry !== undefined) this.#emitCreated(entry.episode, id);
+    });
+    this.#coalescer.wake();
+    return ids;
+  }
+
+  /** Sends a pending wake-up now; call before the pool closes. */
+  flush(): Promise<void> {
+    return this.#coalescer.flush();
+  }
+
+  #insert(
+    entries: readonly { episode: Episode; opts?: TTriggerRequestOpts }[],
+    db: Queryable,
+  ): Promise<string[]> {
+    return insertTriggerRequests(
+      {
+        sourceNode: this.#options.nodeIdentity,
+        requests: entries.map(({ episode, opts }) => ({
+          episodeId: episode.id,
+          actorId: episode.actorId,
+          expectationId: episode.expectationId,
+          sourceStack: episode.sourceStack,
+          sourceEnv: episode.sourceEnv,
+          ...(opts === undefined ? {} : { opts }),
+        })),
+      },
+      db,
+    );
+  }
+
+  #emitCreated(episode: Episode, requestId: string): void {
+    this.#options.telemetry.emit(
+      "cyclium.trigger_request.created",
+      { count: 1 },
+      { request_id: requestId, episode_id: episode.id, actor_id: episode.actorId },
+    );
+  }
+}

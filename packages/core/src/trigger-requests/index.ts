@@ -1,0 +1,46 @@
+// Public face of deferred execution (SPEC section 6): the deferred runner trigger_only nodes
+// write requests with, the poller full nodes dispatch them with, and the statements of both.
+export {
+  DeferredRunner,
+  type DeferEpisodeInput,
+  type DeferredRunnerOptions,
+  type DeferResult,
+} from "./deferred-runner";
+export {
+  TriggerRequestPoller,
+  type PollerHost,
+  type PollerModes,
+  type TriggerRequestPollerOptions,
+} from "./trigger-request-poller";
+export { NotifyCoalescer, type NotifyCoalescerOptions } from "./notify-coalescer";
+export {
+  claimTriggerRequests,
+  type ClaimedTriggerRequest,
+  type ClaimTriggerRequestsOptions,
+} from "./claim-trigger-requests";
+export { completeTriggerRequests } from "./complete-trigger-requests";
+export { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
+export {
+  expireTriggerRequests,
+  type ExpireTriggerRequestsOptions,
+  type ExpireTriggerRequestsResult,
+} from "./expire-trigger-requests";
+export {
+  insertTriggerRequests,
+  type InsertTriggerRequestsOptions,
+  type NewTriggerRequest,
+} from "./insert-trigger-requests";
+export {
+  releaseOrphanedTriggerRequests,
+  type ReleaseOrphanedTriggerRequestsOptions,
+} from "./release-orphaned-trigger-requests";
+export { releaseTriggerRequests } from "./release-trigger-requests";
+export {
+  TRIGGER_REQUEST_STATUSES,
+  TRIGGER_REQUESTS_CHANNEL,
+  ZTriggerRequestOpts,
+  ZTriggerRequestWakeup,
+  type TriggerRequestStatus,
+  type TTriggerRequestOpts,
+  type TTriggerRequestWakeup,
+} from "./trigger-request";

@@ -1,0 +1,50 @@
+import type { Queryable } from "../db/index";
+import type { TTriggerRequestOpts } from "./trigger-request";
+
+export interface NewTriggerRequest {
+  episodeId: string;
+  actorId: string;
+  expectationId: string;
+  /** The episode's scope: a request is polled by the nodes of the env it was created in. */
+  sourceStack: string | null;
+  sourceEnv: string | null;
+  opts?: TTriggerRequestOpts;
+}
+
+export interface InsertTriggerRequestsOptions {
+  requests: readonly NewTriggerRequest[];
+  /** The writing node (`source_node`). */
+  sourceNode: string;
+}
+
+/**
+ * Inserts `pending` requests, one statement for any number (unnest of parallel arrays), so a
+ * draining node can hand its whole queue over in one round trip. Returns the new ids in order.
+ */
+export async function insertTriggerRequests(
+  options: InsertTriggerRequestsOptions,
+  db: Queryable,
+): Promise<string[]> {
+  const { requests } = options;
+  if (requests.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO cyclium_trigger_requests
+       (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts)
+     SELECT r.episode_id, r.actor_id, r.expectation_id, $1, r.source_stack, r.source_env,
+            'pending', r.opts
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])
+            WITH ORDINALITY AS r(episode_id, actor_id, expectation_id, source_stack, source_env, opts, n)
+      ORDER BY r.n
+     RETURNING id::text`,
+    [
+      options.sourceNode,
+      requests.map((r) => r.episodeId),
+      requests.map((r) => r.actorId),
+      requests.map((r) => r.expectationId),
+      requests.map((r) => r.sourceStack),
+      requests.map((r) => r.sourceEnv),
+      requests.map((r) => JSON.stringify(r.opts ?? {})),
+    ],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,277 @@
+import type { PgListener } from "../bus/index";
+import type { Queryable } from "../db/index";
+import type { Episode } from "../episodes/index";
+import type { Mode } from "../modes/index";
+import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/index";
+import type { Logger, Telemetry } from "../telemetry/index";
+import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
+import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
+import { completeTriggerRequests } from "./complete-trigger-requests";
+import { expireTriggerRequests } from "./expire-trigger-requests";
+import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
+import { releaseTriggerRequests } from "./release-trigger-requests";
+import {
+  TRIGGER_REQUESTS_CHANNEL,
+  ZTriggerRequestWakeup,
+  type TTriggerRequestOpts,
+} from "./trigger-request";
+
+/** What the poller needs from the node's actor host. */
+export interface PollerHost {
+  /** Actors hosted on this node. */
+  actorIds(): string[];
+  /** Slots an actor could start right now (max concurrent − running − queued). */
+  freeCapacity(actorId: string): number;
+  /** Queues a claimed request's episode; `settled` resolves when it has run (or will not). */
+  dispatch(
+    episode: Episode,
+    opts: TTriggerRequestOpts & { triggerRequestId: string },
+  ): { ok: true; settled: Promise<{ ran: boolean }> } | { ok: false; reason: string };
+  onSlotFreed(listener: (actorId: string) => void): () => void;
+}
+
+export interface PollerModes {
+  readonly nodeMode: Mode;
+  effectiveMode(actorId: string): Mode;
+}
+
+export interface TriggerRequestPollerOptions {
+  db: Queryable;
+  /** Shared listener; the poller LISTENs on cyclium_trigger_requests but never closes it. */
+  listener: PgListener;
+  host: PollerHost;
+  modes: PollerModes;
+  nodeIdentity: string;
+  /** CYCLIUM_TRIGGER_POLL_INTERVAL_MS: the fallback when no NOTIFY arrives. */
+  intervalMs: number;
+  /** CYCLIUM_TRIGGER_POLL_SOURCE_STACK; null = every stack. */
+  sourceStack: string | null;
+  /** CYCLIUM_TRIGGER_POLL_SOURCE_ENV, defaulting to the node's env; strict. */
+  sourceEnv: string | null;
+  /** Pending requests older than this expire. Default 1 hour. */
+  ttlMs?: number;
+  /** Expiry and orphan release run this often. Default 30 s. */
+  maintenanceIntervalMs?: number;
+  /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
+  onEpisodesExpired?: (episodes: Episode[]) => void;
+  logger: Logger;
+  telemetry: Telemetry;
+}
+
+/**
+ * Dispatches deferred trigger requests on a full node (SPEC section 6). Polls when woken by a
+ * NOTIFY, on its interval, and again at once while a poll filled some actor's free slots (more
+ * are likely waiting) and a slot frees up. Polls only while the node-wide mode is `full` and only
+ * for actors whose effective mode here is `full`.
+ */
+export class TriggerRequestPoller {
+  readonly #o: TriggerRequestPollerOptions;
+  readonly #ttlMs: number;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #maintenanceTimer: NodeJS.Timeout | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+  #offSlotFreed: (() => void) | undefined;
+  #offReconnect: (() => void) | undefined;
+  #polling: Promise<number> | undefined;
+  #again = false;
+  /** Actors whose last claim used all their free slots: a freed slot re-polls for them. */
+  readonly #backlogged = new Set<string>();
+  readonly #inFlight = new Set<Promise<void>>();
+  #stopped = false;
+  #failing = false;
+
+  private constructor(options: TriggerRequestPollerOptions) {
+    this.#o = options;
+    this.#ttlMs = options.ttlMs ?? 60 * 60_000;
+  }
+
+  static async start(options: TriggerRequestPollerOptions): Promise<TriggerRequestPoller> {
+    const poller = new TriggerRequestPoller(options);
+    await poller.#start();
+    return poller;
+  }
+
+  /** Polls soon; wake-ups during a poll fold into one follow-up poll. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#polling !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#polling = this.#pollLoop().finally(() => {
+      this.#polling = undefined;
+    });
+  }
+
+  /** One poll now (tests, benchmarks); returns how many requests were claimed. */
+  async pollOnce(): Promise<number> {
+    await this.#polling?.catch(() => 0);
+    return this.#claimAndDispatch();
+  }
+
+  /** Expires, releases and completes stale requests now. */
+  async runMaintenance(): Promise<void> {
+    const { db, sourceStack, sourceEnv, logger, telemetry } = this.#o;
+    const expired = await expireTriggerRequests(
+      { ttlMs: this.#ttlMs, sourceStack, sourceEnv, limit: 1_000 },
+      db,
+    );
+    if (expired.expired > 0) {
+      telemetry.emit("cyclium.trigger_request.expired", { count: expired.expired });
+      logger.warn(
+        { expired: expired.expired, ttl_ms: this.#ttlMs },
+        "expired deferred trigger requests",
+      );
+    }
+    if (expired.failedEpisodes.length > 0) this.#o.onEpisodesExpired?.(expired.failedEpisodes);
+    const released = await releaseOrphanedTriggerRequests(
+      { nodeSilenceMs: DEFAULT_LIVE_WITHIN_MS, minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS },
+      db,
+    );
+    if (released > 0) logger.warn({ released }, "released requests claimed by nodes that are gone");
+    await completeSettledTriggerRequests(db);
+    if (released > 0) this.wake();
+  }
+
+  /** Stops polling; requests already dispatched keep running and are completed as they finish. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearInterval(this.#pollTimer);
+    clearInterval(this.#maintenanceTimer);
+    this.#offSlotFreed?.();
+    this.#offReconnect?.();
+    await this.#unlisten?.();
+    await this.#polling?.catch(() => undefined);
+  }
+
+  /** Waits until every dispatched request has been marked completed or released. */
+  async drain(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  async #start(): Promise<void> {
+    const { listener, host, intervalMs } = this.#o;
+    this.#unlisten = await listener.listen(TRIGGER_REQUESTS_CHANNEL, (payload) => {
+      if (this.#wakeupConcernsUs(payload)) this.wake();
+    });
+    this.#offReconnect = listener.onReconnect(() => this.wake());
+    this.#offSlotFreed = host.onSlotFreed((actorId) => {
+      if (this.#backlogged.has(actorId)) this.wake();
+    });
+    this.#pollTimer = setInterval(() => this.wake(), intervalMs);
+    this.#pollTimer.unref();
+    this.#maintenanceTimer = setInterval(
+      () =>
+        void this.runMaintenance().catch((err: unknown) =>
+          this.#o.logger.warn({ err }, "trigger request maintenance failed"),
+        ),
+      this.#o.maintenanceIntervalMs ?? 30_000,
+    );
+    this.#maintenanceTimer.unref();
+    this.wake();
+  }
+
+  #wakeupConcernsUs(payload: string): boolean {
+    let parsed: unknown;
+    try {
+      parsed = payload === "" ? {} : JSON.parse(payload);
+    } catch {
+      return true;
+    }
+    const wakeup = ZTriggerRequestWakeup.safeParse(parsed);
+    if (!wakeup.success) return true;
+    const { sourceStack, sourceEnv } = this.#o;
+    if (wakeup.data.env !== undefined && wakeup.data.env !== sourceEnv) return false;
+    if (
+      sourceStack !== null &&
+      wakeup.data.stack !== undefined &&
+      wakeup.data.stack !== sourceStack
+    ) {
+      return false;
+    }
+    return true;
+  }
+
+  async #pollLoop(): Promise<number> {
+    let total = 0;
+    do {
+      this.#again = false;
+      try {
+        total += await this.#claimAndDispatch();
+        if (this.#failing) this.#o.logger.info({}, "trigger request polling works again");
+        this.#failing = false;
+      } catch (err) {
+        // Logged once per outage; the interval keeps trying.
+        if (!this.#failing) this.#o.logger.warn({ err }, "trigger request poll failed; will retry");
+        this.#failing = true;
+        return total;
+      }
+    } while (this.#again && !this.#stopped);
+    return total;
+  }
+
+  async #claimAndDispatch(): Promise<number> {
+    const { db, host, modes, nodeIdentity, sourceStack, sourceEnv } = this.#o;
+    if (this.#stopped || modes.nodeMode !== "full") return 0;
+    const limits = host
+      .actorIds()
+      .filter((actorId) => modes.effectiveMode(actorId) === "full")
+      .map((actorId) => ({ actorId, limit: host.freeCapacity(actorId) }))
+      .filter((entry) => entry.limit > 0);
+    if (limits.length === 0) return 0;
+    const claimed = await claimTriggerRequests(
+      { node: nodeIdentity, limits, sourceStack, sourceEnv },
+      db,
+    );
+    const perActor = new Map<string, number>();
+    for (const request of claimed) {
+      perActor.set(request.episode.actorId, (perActor.get(request.episode.actorId) ?? 0) + 1);
+    }
+    for (const { actorId, limit } of limits) {
+      if ((perActor.get(actorId) ?? 0) >= limit) this.#backlogged.add(actorId);
+      else this.#backlogged.delete(actorId);
+    }
+    const released: string[] = [];
+    for (const request of claimed) {
+      if (!this.#dispatch(request)) released.push(request.id);
+    }
+    if (released.length > 0)
+      await releaseTriggerRequests({ ids: released, node: nodeIdentity }, db);
+    return claimed.length;
+  }
+
+  /** Hands one claimed request to the host; false when it must go back to pending. */
+  #dispatch(request: ClaimedTriggerRequest): boolean {
+    const { host, db, nodeIdentity, logger, telemetry } = this.#o;
+    const dispatched = host.dispatch(request.episode, {
+      ...request.opts,
+      triggerRequestId: request.id,
+    });
+    if (!dispatched.ok) {
+      logger.warn(
+        { request_id: request.id, reason: dispatched.reason },
+        "could not dispatch trigger request; releasing it",
+      );
+      return false;
+    }
+    telemetry.emit(
+      "cyclium.trigger_request.dispatched",
+      { count: 1, duration_ms: Date.now() - request.insertedAt.getTime() },
+      { request_id: request.id, episode_id: request.episode.id, actor_id: request.episode.actorId },
+    );
+    const settle = dispatched.settled
+      .then(async ({ ran }) => {
+        const ids = [request.id];
+        if (ran) await completeTriggerRequests({ ids, node: nodeIdentity }, db);
+        else await releaseTriggerRequests({ ids, node: nodeIdentity }, db);
+      })
+      .catch((err: unknown) => {
+        // The maintenance pass completes or releases it later.
+        logger.warn({ err, request_id: request.id }, "could not settle trigger request");
+      })
+      .finally(() => this.#inFlight.delete(settle));
+    this.#inFlight.add(settle);
+    return true;
+  }
+}
