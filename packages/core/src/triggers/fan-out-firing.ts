@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import type { Queryable } from "../db/index";
+import { canonicalHash } from "../episodes/index";
+import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
+import type { WorkflowRegistry } from "../workflows/index";
+import { insertTriggerFiring } from "./insert-trigger-firing";
+import { recordFiringOutcomes } from "./record-firing-outcomes";
+import { fanOutTargets } from "./subscribers-of";
+import type { TriggerContext } from "./trigger-definition";
+import type { FiringOutcome, FiringSource } from "./trigger-firing-row";
+
+/** Starts one workflow for a firing. The workflow engine's `startWorkflow` satisfies it. */
+export type WorkflowStarter = (options: {
+  workflow: string;
+  context: Record<string, unknown>;
+  triggerName: string;
+  firingId: string;
+}) => Promise<{ instanceId: string }>;
+
+export interface FiringTrigger {
+  id: string;
+  name: string;
+  env: string | null;
+  /** The primary workflow. */
+  workflow: string;
+  fanOut: boolean;
+  allowConcurrent: boolean;
+}
+
+export interface FanOutFiringOptions {
+  db: Queryable;
+  trigger: FiringTrigger;
+  source: FiringSource;
+  /** The fire's own context (poll result, manual body); the scheduled window for cron. */
+  context: TriggerContext | undefined;
+  scheduledTime: Date | null;
+  firedBy: string;
+  startWorkflow: WorkflowStarter;
+  workflows?: WorkflowRegistry | undefined;
+  telemetry?: Telemetry | undefined;
+  logger?: Logger | undefined;
+}
+
+export interface Execution {
+  workflow: string;
+  instance_id: string;
+  primary: boolean;
+}
+
+export type FanOutResult =
+  | { fired: false; reason: "duplicate" }
+  | {
+      fired: true;
+      firingId: string;
+      executions: Execution[];
+      outcomes: FiringOutcome[];
+      /** The primary's error: the caller propagates it (SPEC section 7). */
+      primaryError: Error | null;
+    };
+
+/**
+ * One fire of a trigger (SPEC section 7): dedupe on the context hash, record the firing, start
+ * the primary and then every subscriber. The primary's outcome is the firing's; a secondary's
+ * failure is logged and recorded in `outcomes` and touches nothing else.
+ */
+export async function fanOutFiring(options: FanOutFiringOptions): Promise<FanOutResult> {
+  const { trigger } = options;
+  const logger = options.logger ?? silentLogger;
+  const telemetry = options.telemetry ?? defaultTelemetry;
+  const own = options.context ?? {};
+  // Cron: the scheduled instant is the fire. Otherwise the context, so an unchanged poll
+  // condition (no context hashes to the hash of {}) does not fire again while it is open.
+  let contextHash = canonicalHash(
+    options.source === "cron" && options.scheduledTime
+      ? { scheduled_time: options.scheduledTime.toISOString() }
+      : own,
+  );
+  if (trigger.allowConcurrent) contextHash = `${contextHash}:${randomUUID()}`;
+  // Added after hashing: they differ on every fire and would defeat the dedupe.
+  const context: Record<string, unknown> = {
+    ...own,
+    scheduled_time: options.scheduledTime?.toISOString() ?? null,
+    trigger_name: trigger.name,
+    triggered_at: new Date().toISOString(),
+  };
+
+  const firingId = await insertTriggerFiring(
+    {
+      triggerId: trigger.id,
+      triggerName: trigger.name,
+      env: trigger.env,
+      contextHash,
+      context,
+      scheduledTime: options.scheduledTime,
+      source: options.source,
+      firedBy: options.firedBy,
+    },
+    options.db,
+  );
+  if (firingId === null) {
+    telemetry.emit(
+      "cyclium.trigger.skipped",
+      { count: 1 },
+      {
+        trigger: trigger.name,
+        source: options.source,
+        reason: "duplicate",
+      },
+    );
+    return { fired: false, reason: "duplicate" };
+  }
+
+  const outcomes: FiringOutcome[] = [];
+  let primaryFailure: { error: Error; message: string } | null = null;
+  for (const workflow of fanOutTargets(trigger, options.workflows)) {
+    const primary = workflow === trigger.workflow;
+    try {
+      const { instanceId } = await options.startWorkflow({
+        workflow,
+        context,
+        triggerName: trigger.name,
+        firingId,
+      });
+      outcomes.push({ workflow, primary, status: "started", instance_id: instanceId, error: null });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcomes.push({ workflow, primary, status: "failed", instance_id: null, error: message });
+      if (primary) {
+        primaryFailure = { error: error instanceof Error ? error : new Error(message), message };
+      } else {
+        logger.warn(
+          { err: error, trigger: trigger.name, workflow, firing_id: firingId },
+          "secondary trigger subscriber failed; the primary is unaffected",
+        );
+      }
+    }
+  }
+
+  await recordFiringOutcomes(
+    { firingId, outcomes, primaryError: primaryFailure?.message ?? null },
+    options.db,
+  );
+  telemetry.emit(
+    "cyclium.trigger.fired",
+    { count: 1, subscribers: outcomes.length },
+    {
+      trigger: trigger.name,
+      source: options.source,
+      primary_failed: primaryFailure !== null,
+    },
+  );
+  return {
+    fired: true,
+    firingId,
+    executions: outcomes.flatMap((outcome) =>
+      outcome.instance_id === null
+        ? []
+        : [
+            {
+              workflow: outcome.workflow,
+              instance_id: outcome.instance_id,
+              primary: outcome.primary,
+            },
+          ],
+    ),
+    outcomes,
+    primaryError: primaryFailure?.error ?? null,
+  };
+}

@@ -1,0 +1,56 @@
+// Public face of triggers (SPEC section 7): definitions, the per-node scheduler, and the
+// list / inspect / pause / resume / fire functions in the REST shapes of SPEC section 12.
+export {
+  CATCH_UP_POLICIES,
+  defineCronSchedule,
+  defineTrigger,
+  TriggerResult,
+  type CatchUpPolicy,
+  type CronTriggerDefinition,
+  type PollTriggerDefinition,
+  type TCronScheduleInput,
+  type TCronTriggerInput,
+  type TPollTriggerInput,
+  type TriggerContext,
+  type TriggerDefinition,
+  type TriggerPoll,
+  type TriggerPollArgs,
+  type TriggerPollResult,
+} from "./trigger-definition";
+export { CronSchedule, isValidTimezone } from "./cron-schedule";
+export { TriggerRegistry } from "./trigger-registry";
+export {
+  DEFAULT_TRIGGER_TICK_MS,
+  TriggerScheduler,
+  type TriggerSchedulerOptions,
+} from "./trigger-scheduler";
+export {
+  fanOutFiring,
+  type Execution,
+  type FanOutFiringOptions,
+  type FanOutResult,
+  type FiringTrigger,
+  type WorkflowStarter,
+} from "./fan-out-firing";
+export { fanOutTargets } from "./subscribers-of";
+export { planCronTurn, planPollTurn, type TriggerTurn } from "./plan-trigger-turn";
+export { listTriggers, type ListTriggersResult } from "./list-triggers";
+export { inspectTrigger, type InspectTriggerResult } from "./inspect-trigger";
+export { pauseTrigger, resumeTrigger, type PauseTriggerResult } from "./pause-trigger";
+export { fireTrigger, type FireTriggerOptions, type FireTriggerResult } from "./fire-trigger";
+export {
+  ZFireTriggerInput,
+  ZInspectTriggerInput,
+  ZListTriggersInput,
+  ZPauseTriggerInput,
+  ZTenantId,
+  ZTriggerNameInput,
+  type TFireTriggerInput,
+  type TInspectTriggerInput,
+  type TListTriggersInput,
+  type TPauseTriggerInput,
+  type TTriggerNameInput,
+} from "./trigger-inputs";
+export { DEFAULT_TENANT, envOfTenant, tenantIdOf } from "./tenant";
+export type { TriggerItem } from "./trigger-row";
+export type { FiringItem, FiringOutcome, FiringSource } from "./trigger-firing-row";

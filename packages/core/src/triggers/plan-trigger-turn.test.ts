@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { planCronTurn, planPollTurn } from "./plan-trigger-turn";
+import {
+  defineTrigger,
+  type CronTriggerDefinition,
+  type PollTriggerDefinition,
+} from "./trigger-definition";
+
+const hourly = (catchUp: "skip" | "latest") =>
+  defineTrigger({ name: "h", on: "w", cron: "0 * * * *", catchUp }) as CronTriggerDefinition;
+const at = (iso: string) => new Date(iso);
+
+describe("planCronTurn", () => {
+  it("is not due before next_fire_at", () => {
+    expect(
+      planCronTurn(hourly("skip"), at("2026-01-01T10:00:00Z"), at("2026-01-01T09:59:59Z")),
+    ).toBeNull();
+  });
+
+  it("fires an on-time window and moves to the next one", () => {
+    const turn = planCronTurn(
+      hourly("skip"),
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T10:00:00.800Z"),
+    );
+    expect(turn).toEqual({
+      due: at("2026-01-01T10:00:00Z"),
+      fire: at("2026-01-01T10:00:00Z"),
+      next: at("2026-01-01T11:00:00Z"),
+      missed: 0,
+    });
+  });
+
+  it("skip: windows missed while no node ran do not fire, and there is no burst", () => {
+    const turn = planCronTurn(
+      hourly("skip"),
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T13:30:00Z"),
+    );
+    expect(turn).toMatchObject({ fire: null, next: at("2026-01-01T14:00:00Z"), missed: 4 });
+  });
+
+  it("skip: the newest window still fires when it is on time, older ones are dropped", () => {
+    const turn = planCronTurn(
+      hourly("skip"),
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T13:00:20Z"),
+    );
+    expect(turn).toMatchObject({ fire: at("2026-01-01T13:00:00Z"), missed: 3 });
+  });
+
+  it("latest: the newest missed window fires once", () => {
+    const turn = planCronTurn(
+      hourly("latest"),
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T13:30:00Z"),
+    );
+    expect(turn).toMatchObject({
+      fire: at("2026-01-01T13:00:00Z"),
+      next: at("2026-01-01T14:00:00Z"),
+      missed: 3,
+    });
+  });
+
+  it("initialises a trigger without a next fire time, firing nothing", () => {
+    expect(planCronTurn(hourly("skip"), null, at("2026-01-01T10:10:00Z"))).toMatchObject({
+      fire: null,
+      next: at("2026-01-01T11:00:00Z"),
+    });
+  });
+});
+
+describe("planPollTurn", () => {
+  const poll = defineTrigger({
+    name: "p",
+    on: "w",
+    poll: () => true,
+    pollIntervalMs: 5_000,
+  }) as PollTriggerDefinition;
+
+  it("is due when the interval passed or never ran, and claims the next interval", () => {
+    expect(planPollTurn(poll, at("2026-01-01T10:00:05Z"), at("2026-01-01T10:00:01Z"))).toBeNull();
+    expect(planPollTurn(poll, null, at("2026-01-01T10:00:01Z"))?.next).toEqual(
+      at("2026-01-01T10:00:06Z"),
+    );
+  });
+});

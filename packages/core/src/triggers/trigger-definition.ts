@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { CycliumError } from "../errors/index";
+import { CronSchedule } from "./cron-schedule";
+
+export const CATCH_UP_POLICIES = ["skip", "latest"] as const;
+export type CatchUpPolicy = (typeof CATCH_UP_POLICIES)[number];
+
+export type TriggerContext = Record<string, unknown>;
+
+/** What a poll function decides: fire (optionally with a context) or skip. */
+export type TriggerPollResult =
+  { fire: true; context?: TriggerContext | undefined } | { fire: false };
+
+/** `TriggerResult.fire(ctx)` / `TriggerResult.skip()`; a poll may also return a plain boolean. */
+export const TriggerResult = {
+  fire: (context?: TriggerContext): TriggerPollResult => ({ fire: true, context }),
+  skip: (): TriggerPollResult => ({ fire: false }),
+} as const;
+
+export interface TriggerPollArgs {
+  triggerName: string;
+  env: string | null;
+}
+
+export type TriggerPoll = (
+  args: TriggerPollArgs,
+) => TriggerPollResult | boolean | Promise<TriggerPollResult | boolean>;
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,254}$/;
+const ZName = z.string().regex(NAME, "letters, digits, '_', '.', ':' or '-', up to 255");
+
+const ZCronTriggerInput = z.strictObject({
+  name: ZName,
+  /** The primary workflow. */
+  on: ZName,
+  cron: z.string().min(1).max(255),
+  timezone: z.string().min(1).max(64).default("UTC"),
+  catchUp: z.enum(CATCH_UP_POLICIES).default("skip"),
+  /** How late a window may still fire on its own; older windows count as missed. */
+  misfireGraceMs: z.number().int().min(0).default(60_000),
+});
+
+const ZPollTriggerInput = z.strictObject({
+  name: ZName,
+  on: ZName,
+  poll: z.custom<TriggerPoll>((value) => typeof value === "function", "a function"),
+  pollIntervalMs: z.number().int().min(100).max(2_147_483_647),
+  /** Fire again while a firing with the same context is still open. */
+  allowConcurrent: z.boolean().default(false),
+});
+
+export type TCronTriggerInput = z.input<typeof ZCronTriggerInput>;
+export type TPollTriggerInput = z.input<typeof ZPollTriggerInput>;
+
+interface TriggerDefinitionBase {
+  name: string;
+  /** The primary workflow: drives the firing record, the return value and errors. */
+  on: string;
+  /** False for a plain cron schedule: it binds exactly its one workflow, no subscribers. */
+  fanOut: boolean;
+  allowConcurrent: boolean;
+}
+
+export interface CronTriggerDefinition extends TriggerDefinitionBase {
+  kind: "cron";
+  schedule: CronSchedule;
+  catchUp: CatchUpPolicy;
+  misfireGraceMs: number;
+}
+
+export interface PollTriggerDefinition extends TriggerDefinitionBase {
+  kind: "poll";
+  poll: TriggerPoll;
+  pollIntervalMs: number;
+}
+
+export type TriggerDefinition = CronTriggerDefinition | PollTriggerDefinition;
+
+/**
+ * A named fan-out point (SPEC section 7). Everything is checked here, at definition time: names,
+ * the cron expression and the IANA zone, so a typo stops the process at start-up instead of
+ * leaving a trigger that never fires.
+ */
+export function defineTrigger(input: TCronTriggerInput | TPollTriggerInput): TriggerDefinition {
+  if ("cron" in input) {
+    const data = parse(ZCronTriggerInput, input);
+    return Object.freeze({
+      kind: "cron",
+      name: data.name,
+      on: data.on,
+      fanOut: true,
+      allowConcurrent: false,
+      schedule: CronSchedule.parse(data.cron, data.timezone),
+      catchUp: data.catchUp,
+      misfireGraceMs: data.misfireGraceMs,
+    });
+  }
+  const data = parse(ZPollTriggerInput, input);
+  return Object.freeze({
+    kind: "poll",
+    name: data.name,
+    on: data.on,
+    fanOut: true,
+    allowConcurrent: data.allowConcurrent,
+    poll: data.poll,
+    pollIntervalMs: data.pollIntervalMs,
+  });
+}
+
+export interface TCronScheduleInput {
+  workflow: string;
+  cron: string;
+  timezone?: string;
+  catchUp?: CatchUpPolicy;
+}
+
+/**
+ * A plain cron schedule for one workflow, without a trigger name of its own: it is stored and
+ * paused like a trigger (as `schedule:{workflow}`) but never fans out to subscribers.
+ */
+export function defineCronSchedule(input: TCronScheduleInput): CronTriggerDefinition {
+  const definition = defineTrigger({
+    name: `schedule:${input.workflow}`,
+    on: input.workflow,
+    cron: input.cron,
+    ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
+    ...(input.catchUp === undefined ? {} : { catchUp: input.catchUp }),
+  });
+  if (definition.kind !== "cron")
+    throw new Error("unreachable: a cron input defines a cron trigger");
+  return Object.freeze({ ...definition, fanOut: false });
+}
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const name =
+      typeof input === "object" && input !== null && "name" in input
+        ? JSON.stringify(input.name)
+        : "";
+    throw new CycliumError(
+      "invalid_config",
+      `Invalid trigger ${name}: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,227 @@
+import type { Queryable } from "../db/index";
+import { assertNever } from "../errors/index";
+import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
+import type { WorkflowRegistry } from "../workflows/index";
+import { claimTriggerTurn } from "./claim-trigger-turn";
+import { fanOutFiring, type WorkflowStarter } from "./fan-out-firing";
+import { loadTriggers } from "./load-triggers";
+import { markTriggerFired } from "./mark-trigger-fired";
+import { planCronTurn, planPollTurn, type TriggerTurn } from "./plan-trigger-turn";
+import type {
+  PollTriggerDefinition,
+  TriggerDefinition,
+  TriggerPollResult,
+} from "./trigger-definition";
+import type { TriggerRegistry } from "./trigger-registry";
+import type { TriggerRow } from "./trigger-row";
+import { upsertTrigger } from "./upsert-trigger";
+
+export interface TriggerSchedulerOptions {
+  db: Queryable;
+  /** The node's env: its triggers are the rows of that env. */
+  env: string | null;
+  /** Node identity, recorded as `fired_by`. */
+  node: string;
+  triggers: TriggerRegistry;
+  workflows?: WorkflowRegistry | undefined;
+  startWorkflow: WorkflowStarter;
+  /**
+   * How often every trigger row is read. One query per tick per node; 1 s means a window fires
+   * at most about a second late and a pause takes effect everywhere within a second.
+   */
+  tickMs?: number | undefined;
+  telemetry?: Telemetry | undefined;
+  logger?: Logger | undefined;
+}
+
+export const DEFAULT_TRIGGER_TICK_MS = 1_000;
+
+/**
+ * Runs registered triggers on this node; every node (full and trigger-only) runs one. Nodes do
+ * not coordinate other than through `claimTriggerTurn`: each reads the rows on the database
+ * clock, and the one whose conditional update wins a due turn runs it.
+ */
+export class TriggerScheduler {
+  readonly #options: TriggerSchedulerOptions;
+  readonly #logger: Logger;
+  readonly #telemetry: Telemetry;
+  /** Triggers with a turn running on this node: a slow poll or fan-out is not started twice. */
+  readonly #busy = new Set<string>();
+  readonly #work = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+
+  constructor(options: TriggerSchedulerOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#telemetry = options.telemetry ?? defaultTelemetry;
+  }
+
+  /** Stores every registered trigger (their rows are how nodes share state), then ticks. */
+  async start(): Promise<void> {
+    if (this.#running) return;
+    await this.register();
+    this.#running = true;
+    this.#schedule(0);
+  }
+
+  /** Stops ticking and waits for turns in progress. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  }
+
+  /** Upserts the rows of all registered triggers in this node's env. */
+  async register(): Promise<void> {
+    const now = new Date();
+    for (const definition of this.#options.triggers.list()) {
+      await upsertTrigger(
+        {
+          name: definition.name,
+          env: this.#options.env,
+          kind: definition.kind,
+          cron: definition.kind === "cron" ? definition.schedule.expression : null,
+          timezone: definition.kind === "cron" ? definition.schedule.timezone : null,
+          pollIntervalMs: definition.kind === "poll" ? definition.pollIntervalMs : null,
+          workflow: definition.on,
+          catchUp: definition.kind === "cron" ? definition.catchUp : "skip",
+          nextFireAt: definition.kind === "cron" ? definition.schedule.nextAfter(now) : null,
+        },
+        this.#options.db,
+      );
+    }
+  }
+
+  /** One pass over all triggers; turns it claims run in the background (see `stop`). */
+  async tick(): Promise<void> {
+    const names = this.#options.triggers.list().map((definition) => definition.name);
+    if (names.length === 0) return;
+    const { rows, now } = await loadTriggers({ env: this.#options.env, names }, this.#options.db);
+    for (const row of rows) {
+      const definition = this.#options.triggers.get(row.name);
+      if (!definition || row.paused || this.#busy.has(row.name)) continue;
+      const turn =
+        definition.kind === "cron"
+          ? planCronTurn(definition, row.next_fire_at, now)
+          : planPollTurn(definition, row.next_fire_at, now);
+      if (!turn) continue;
+      this.#busy.add(row.name);
+      const work = this.#runTurn(definition, row, turn)
+        .catch((error: unknown) => {
+          this.#logger.error({ err: error, trigger: row.name }, "trigger turn failed");
+        })
+        .finally(() => {
+          this.#busy.delete(row.name);
+          this.#work.delete(work);
+        });
+      this.#work.add(work);
+    }
+  }
+
+  /** Waits for the turns started by earlier ticks; for tests and orderly shutdown. */
+  async idle(): Promise<void> {
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  }
+
+  #schedule(delayMs: number): void {
+    if (!this.#running) return;
+    this.#timer = setTimeout(() => {
+      this.tick()
+        .catch((error: unknown) => {
+          // A lost connection: the next tick tries again; nothing is missed that catch-up
+          // would not handle.
+          this.#logger.warn({ err: error }, "trigger scheduler tick failed");
+        })
+        .finally(() => this.#schedule(this.#options.tickMs ?? DEFAULT_TRIGGER_TICK_MS));
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  async #runTurn(definition: TriggerDefinition, row: TriggerRow, turn: TriggerTurn): Promise<void> {
+    const won = await claimTriggerTurn(
+      { triggerId: row.id, due: turn.due, next: turn.next, fired: turn.fire },
+      this.#options.db,
+    );
+    if (!won) return;
+    switch (definition.kind) {
+      case "cron":
+        if (turn.missed > 0) {
+          this.#logger.warn(
+            { trigger: row.name, missed: turn.missed, catch_up: definition.catchUp },
+            "cron windows passed while no node ran them",
+          );
+        }
+        if (turn.fire === null) {
+          if (turn.due !== null) this.#skipped(row.name, "cron", "missed");
+          return;
+        }
+        await this.#fire(definition, row, "cron", undefined, turn.fire);
+        return;
+      case "poll": {
+        const decision = await this.#poll(definition, row);
+        if (!decision.fire) return;
+        await this.#fire(definition, row, "poll", decision.context, null);
+        return;
+      }
+      default:
+        assertNever(definition, "trigger kind");
+    }
+  }
+
+  async #poll(definition: PollTriggerDefinition, row: TriggerRow): Promise<TriggerPollResult> {
+    let raw: TriggerPollResult | boolean;
+    try {
+      raw = await definition.poll({ triggerName: row.name, env: row.env });
+    } catch (error) {
+      this.#logger.warn({ err: error, trigger: row.name }, "poll function threw; skipping turn");
+      this.#skipped(row.name, "poll", "poll_error");
+      return { fire: false };
+    }
+    const decision = typeof raw === "boolean" ? { fire: raw } : raw;
+    if (!decision.fire) this.#skipped(row.name, "poll", "condition");
+    return decision;
+  }
+
+  async #fire(
+    definition: TriggerDefinition,
+    row: TriggerRow,
+    source: "cron" | "poll",
+    context: Record<string, unknown> | undefined,
+    scheduledTime: Date | null,
+  ): Promise<void> {
+    const result = await fanOutFiring({
+      db: this.#options.db,
+      trigger: {
+        id: row.id,
+        name: row.name,
+        env: row.env,
+        workflow: definition.on,
+        fanOut: definition.fanOut,
+        allowConcurrent: definition.allowConcurrent,
+      },
+      source,
+      context,
+      scheduledTime,
+      firedBy: this.#options.node,
+      startWorkflow: this.#options.startWorkflow,
+      workflows: this.#options.workflows,
+      telemetry: this.#telemetry,
+      logger: this.#logger,
+    });
+    if (result.fired && source === "poll") {
+      await markTriggerFired({ triggerId: row.id, at: new Date() }, this.#options.db);
+    }
+    if (result.fired && result.primaryError !== null) {
+      this.#logger.error(
+        { err: result.primaryError, trigger: row.name, firing_id: result.firingId },
+        "trigger's primary workflow failed to start",
+      );
+    }
+  }
+
+  #skipped(trigger: string, source: string, reason: string): void {
+    this.#telemetry.emit("cyclium.trigger.skipped", { count: 1 }, { trigger, source, reason });
+  }
+}
