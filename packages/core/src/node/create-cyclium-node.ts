@@ -176,10 +176,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
       const handle = await extension.start(context);
       if (handle) extensionHandles.push({ name: extension.name, handle });
     }
-    logger.info(
-      { node: nodeIdentity, kind, mode: modes.status(), actors: host.actorIds() },
-      "cyclium node started",
-    );
+    logger.info({ kind, mode: modes.status(), actors: host.actorIds() }, "cyclium node started");
   };
 
   const stop = async ({ graceMs = 30_000 }: { graceMs?: number } = {}): Promise<void> => {
@@ -203,7 +200,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     await rollups?.stop();
     await bus.close();
     await listener.close();
-    logger.info({ node: nodeIdentity }, "cyclium node stopped");
+    logger.info({ kind }, "cyclium node stopped");
   };
 
   return {

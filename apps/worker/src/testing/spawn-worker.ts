@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const WORKER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export const TEST_WORKER_ENTRY = "src/testing/test-worker.ts";
+export const WORKER_MAIN = "src/main.ts";
+
+export interface WorkerProcess {
+  readonly identity: string;
+  readonly child: ChildProcess;
+  /** Every line it wrote to stdout and stderr, in order. */
+  readonly output: string[];
+  /** Resolves when it logged that it listens; rejects if it exits first. */
+  readonly ready: Promise<{ port: number }>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** GET /metrics, parsed into `name -> value` (unlabelled series only). */
+  metrics(): Promise<Map<string, number>>;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts a worker as a real child process (`node --import tsx <entry>`, no shell or pnpm in
+ * between, so signals reach it directly), with the given environment on top of this one's.
+ */
+export function spawnWorker(options: {
+  identity: string;
+  env: Record<string, string>;
+  entry?: string;
+}): WorkerProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", options.entry ?? TEST_WORKER_ENTRY], {
+    cwd: WORKER_ROOT,
+    env: {
+      ...process.env,
+      PORT: "0",
+      LOG_LEVEL: "info",
+      CYCLIUM_NODE_IDENTITY: options.identity,
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  let port: number | undefined;
+  let onReady: ((value: { port: number }) => void) | undefined;
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (line.length === 0) continue;
+      output.push(line);
+      const match = /"port":(\d+)/.exec(line);
+      if (port === undefined && match?.[1] !== undefined && line.includes("worker listening")) {
+        port = Number(match[1]);
+        onReady?.({ port });
+      }
+    }
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const ready = new Promise<{ port: number }>((resolve, reject) => {
+    onReady = resolve;
+    void exited.then(({ code, signal }) => {
+      if (port === undefined) {
+        reject(
+          new Error(
+            `worker ${options.identity} exited (${signal ?? code}) before it was ready:\n${output.join("\n")}`,
+          ),
+        );
+      }
+    });
+  });
+  return {
+    identity: options.identity,
+    child,
+    output,
+    ready,
+    exited,
+    async metrics() {
+      const { port: p } = await ready;
+      const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+      const values = new Map<string, number>();
+      for (const line of text.split("\n")) {
+        const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*) ([0-9.eE+-]+)$/.exec(line);
+        if (match?.[1] !== undefined && match[2] !== undefined)
+          values.set(match[1], Number(match[2]));
+      }
+      return values;
+    },
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { defineActor, type AnyStrategy } from "@cyclium/core/actors";
+import { noopStrategy, stepsStrategy } from "@cyclium/core/runtime/testing";
+
+/** Actors the multi-process tests fire at the worker: same code as production actors. */
+export const TEST_ACTOR_IDS = ["alpha", "beta", "gamma"] as const;
+
+export const testStrategies: Record<string, AnyStrategy> = {
+  steps: stepsStrategy,
+  noop: noopStrategy,
+};
+
+export const testActors = [
+  ...TEST_ACTOR_IDS.map((identifier) =>
+    defineActor({
+      identifier,
+      maxConcurrentEpisodes: 4,
+      expectations: [
+        { id: "run", strategy: stepsStrategy, trigger: { manual: true } },
+        { id: "on_ping", strategy: noopStrategy, trigger: { event: `test.${identifier}.ping` } },
+      ],
+    }),
+  ),
+  defineActor({
+    identifier: "slow",
+    maxConcurrentEpisodes: 2,
+    expectations: [{ id: "run", strategy: stepsStrategy, trigger: { manual: true } }],
+  }),
+];
