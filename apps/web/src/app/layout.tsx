@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { AppSidebar } from "@/components/shell/app-sidebar";
+import { ConsoleChrome } from "@/components/shell/console-chrome";
 import { TopBar } from "@/components/shell/top-bar";
 import { TRPCReactProvider } from "@/trpc/trpc-react-provider";
 import "./styles/tokens.css";
@@ -17,13 +18,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <TRPCReactProvider>
-          <div className="app-shell">
-            <AppSidebar />
-            <div className="app-main">
-              <TopBar />
-              <main className="app-content">{children}</main>
-            </div>
-          </div>
+          <ConsoleChrome sidebar={<AppSidebar />} topBar={<TopBar />}>
+            {children}
+          </ConsoleChrome>
         </TRPCReactProvider>
       </body>
     </html>

@@ -1,5 +1,6 @@
 import { connection } from "next/server";
 import { getNodeInfo } from "@/server/node-info";
+import { UserMenu } from "./user-menu";
 
 function Badge({ label, value, title }: { label: string; value: string; title: string }) {
   return (
@@ -34,6 +35,7 @@ export async function TopBar() {
           value={node.mode}
           title="The console creates episodes and defers their execution to full-mode workers"
         />
+        <UserMenu />
       </div>
     </header>
   );

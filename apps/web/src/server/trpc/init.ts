@@ -9,8 +9,9 @@
  *
  * Mutations are POST-only (tRPC's fetch adapter answers 405 to a GET) and refused unless the
  * browser proves same origin (Sec-Fetch-Site / Origin vs Host); refusals are written to
- * cyclium_audit_log. Do the state change itself inside `audited` (server/audit) so it and its
- * audit row commit in one transaction:
+ * cyclium_audit_log under the procedure's path as `action`. Do the state change itself inside
+ * `audited` (server/audit), with the same path as `action`, so it and its audit row commit in one
+ * transaction and the log reads the same for allowed and refused attempts:
  *
  *   fire: operatorProcedure.input(ZFireInput).mutation(({ ctx, input }) =>
  *     audited(ctx, { action: "triggers.fire", target: input.name }, (tx) => fireTrigger({ db: tx, ... })))

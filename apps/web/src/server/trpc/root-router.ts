@@ -1,8 +1,10 @@
 import { createCallerFactory, createTrpcRouter } from "./init";
+import { adminRouter } from "./routers/admin";
 import { authRouter } from "./routers/auth";
 import { overviewRouter } from "./routers/overview";
 
 export const appRouter = createTrpcRouter({
+  admin: adminRouter,
   auth: authRouter,
   overview: overviewRouter,
 });

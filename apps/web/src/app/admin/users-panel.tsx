@@ -1,0 +1,105 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ROLES, type TRole } from "@/server/auth/principal";
+import { useTRPC } from "@/trpc/trpc-react-provider";
+import styles from "./admin.module.css";
+import { CreateUserForm } from "./create-user-form";
+import { formatTimestamp } from "./format-timestamp";
+import { mutationErrorMessage } from "./mutation-error";
+
+export function UsersPanel({ currentUserId }: { currentUserId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const users = useQuery(trpc.admin.users.list.queryOptions());
+  const invalidate = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.admin.users.list.queryKey() });
+  const setRole = useMutation(trpc.admin.users.setRole.mutationOptions({ onSettled: invalidate }));
+  const setDisabled = useMutation(
+    trpc.admin.users.setDisabled.mutationOptions({ onSettled: invalidate }),
+  );
+  const failure = setRole.error ?? setDisabled.error;
+
+  return (
+    <section className="section" aria-labelledby="users-title">
+      <div className="section-header">
+        <h2 className="section-title" id="users-title">
+          Users
+        </h2>
+        <span className="section-meta">
+          <strong>{users.data?.filter((user) => user.disabledAt === null).length ?? 0}</strong>{" "}
+          active
+        </span>
+      </div>
+      {failure ? (
+        <div className="callout callout-error" role="alert">
+          {mutationErrorMessage(failure)}
+        </div>
+      ) : null}
+      <div className="table-wrap">
+        <table className="table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th>User</th>
+              <th>Role</th>
+              <th>Last active</th>
+              <th>Created</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {(users.data ?? []).map((user) => {
+              const self = user.id === currentUserId;
+              const disabled = user.disabledAt !== null;
+              return (
+                <tr key={user.id} data-disabled={disabled} className={styles.userRow}>
+                  <td>
+                    <div className="cell-primary">
+                      {user.name}
+                      {self ? <span className={styles.you}>you</span> : null}
+                      {disabled ? <span className={styles.disabledPill}>disabled</span> : null}
+                    </div>
+                    <div className="cell-secondary mono">{user.email}</div>
+                  </td>
+                  <td>
+                    <select
+                      className={styles.select}
+                      aria-label={`Role of ${user.email}`}
+                      value={user.role}
+                      disabled={self || setRole.isPending}
+                      title={self ? "You cannot change your own role" : undefined}
+                      onChange={(event) =>
+                        setRole.mutate({ userId: user.id, role: event.target.value as TRole })
+                      }
+                    >
+                      {ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td className="text-subtle">{formatTimestamp(user.lastSeenAt)}</td>
+                  <td className="text-subtle">{formatTimestamp(user.insertedAt)}</td>
+                  <td className={styles.actions}>
+                    {self ? null : (
+                      <button
+                        type="button"
+                        className={disabled ? "button" : `button ${styles.danger}`}
+                        disabled={setDisabled.isPending}
+                        onClick={() => setDisabled.mutate({ userId: user.id, disabled: !disabled })}
+                      >
+                        {disabled ? "Enable" : "Disable"}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <CreateUserForm onCreated={invalidate} />
+    </section>
+  );
+}

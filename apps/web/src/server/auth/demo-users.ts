@@ -1,0 +1,23 @@
+import type { Queryable } from "@cyclium/core/db";
+import { generateSecretToken } from "./secret-token";
+import { ensureUser } from "./users/users";
+
+export const DEMO_OPERATOR_EMAIL = "operator@cyclium.local";
+
+/**
+ * The account `pnpm start` prints so a first-time user can sign in. A fresh random password on
+ * every start: nothing guessable ever ships, and the printed one is always the current one.
+ */
+export async function ensureDemoOperator(
+  db: Queryable,
+): Promise<{ email: string; password: string }> {
+  const password = generateSecretToken().slice(0, 20);
+  await ensureUser({
+    db,
+    email: DEMO_OPERATOR_EMAIL,
+    name: "Demo operator",
+    password,
+    role: "operator",
+  });
+  return { email: DEMO_OPERATOR_EMAIL, password };
+}

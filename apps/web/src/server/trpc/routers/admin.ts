@@ -1,0 +1,76 @@
+import { audited } from "../../audit/audited";
+import { createApiToken, listApiTokens, revokeApiToken } from "../../auth/api-tokens/api-tokens";
+import { createUser, listUsers, setUserDisabled, setUserRole } from "../../auth/users/users";
+import { adminProcedure, createTrpcRouter } from "../init";
+import {
+  ZApiToken,
+  ZCreateApiTokenInput,
+  ZCreatedApiToken,
+  ZCreateUserInput,
+  ZRevokeApiTokenInput,
+  ZSetUserDisabledInput,
+  ZSetUserRoleInput,
+  ZUser,
+} from "./admin.schema";
+
+const usersRouter = createTrpcRouter({
+  list: adminProcedure.output(ZUser.array()).query(({ ctx }) => listUsers({ db: ctx.db })),
+  create: adminProcedure
+    .input(ZCreateUserInput)
+    .output(ZUser)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        { action: "admin.users.create", target: input.email, detail: { role: input.role } },
+        (tx) => createUser({ db: tx, ...input }),
+      ),
+    ),
+  setRole: adminProcedure
+    .input(ZSetUserRoleInput)
+    .output(ZUser)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        { action: "admin.users.setRole", target: input.userId, detail: { role: input.role } },
+        (tx) => setUserRole({ db: tx, ...input }),
+      ),
+    ),
+  setDisabled: adminProcedure
+    .input(ZSetUserDisabledInput)
+    .output(ZUser)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        {
+          action: "admin.users.setDisabled",
+          target: input.userId,
+          detail: { disabled: input.disabled },
+        },
+        (tx) => setUserDisabled({ db: tx, ...input }),
+      ),
+    ),
+});
+
+const tokensRouter = createTrpcRouter({
+  list: adminProcedure.output(ZApiToken.array()).query(({ ctx }) => listApiTokens({ db: ctx.db })),
+  create: adminProcedure
+    .input(ZCreateApiTokenInput)
+    .output(ZCreatedApiToken)
+    .mutation(({ ctx, input }) =>
+      audited(
+        ctx,
+        { action: "admin.tokens.create", target: input.name, detail: { role: input.role } },
+        (tx) => createApiToken({ db: tx, ...input, createdBy: ctx.principal.id }),
+      ),
+    ),
+  revoke: adminProcedure
+    .input(ZRevokeApiTokenInput)
+    .output(ZApiToken)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: "admin.tokens.revoke", target: input.tokenId }, (tx) =>
+        revokeApiToken({ db: tx, ...input }),
+      ),
+    ),
+});
+
+export const adminRouter = createTrpcRouter({ users: usersRouter, tokens: tokensRouter });
