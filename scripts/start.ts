@@ -67,8 +67,10 @@ start(
 );
 await waitForHttp(`http://127.0.0.1:${workerPort}/healthz`);
 await waitForHttp(`http://127.0.0.1:${webPort}/api/health`);
-say(`worker  http://127.0.0.1:${workerPort}/healthz`);
-say(`console http://localhost:${webPort}  (Ctrl-C stops everything)`);
+if (!stopping) {
+  say(`worker  http://127.0.0.1:${workerPort}/healthz`);
+  say(`console http://localhost:${webPort}  (Ctrl-C stops everything)`);
+}
 
 function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
   // Each child leads its own process group, so stopping it also stops what it spawned (tsx, next).
