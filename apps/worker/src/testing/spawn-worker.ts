@@ -71,6 +71,8 @@ export function spawnWorker(options: {
       }
     });
   });
+  // A worker that is expected to fail (bad configuration) is never awaited for readiness.
+  ready.catch(() => undefined);
   return {
     identity: options.identity,
     child,

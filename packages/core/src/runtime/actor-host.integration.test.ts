@@ -1,104 +1,20 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  ActorRegistry,
-  defineActor,
-  fail,
-  StrategyRegistry,
-  type ActorDefinition,
-  type Strategy,
-} from "../actors/index";
-import { PostgresWorkClaims } from "../claims/index";
-import { ModeController } from "../modes/index";
-import { silentLogger, Telemetry } from "../telemetry/index";
-import { DeferredRunner } from "../trigger-requests/index";
-import { ActorHost } from "./actor-host";
-import { stepsStrategy, throwingStrategy } from "./testing/index";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fail, type Strategy } from "../actors/index";
+import { createHostFixture, stepsStrategy, throwingStrategy } from "./testing/index";
 
 let db: TestDatabase;
-const hosts: ActorHost[] = [];
+const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
 
 beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.stop({ graceMs: 0 })));
+  await stopAll();
 });
 afterAll(async () => {
   await db.drop();
 });
-
-function startHost(actors: ActorDefinition[], options: { leaseSeconds?: number } = {}) {
-  const telemetry = new Telemetry();
-  const nodeIdentity = `node-${hosts.length}-${Math.random().toString(16).slice(2, 8)}`;
-  const registry = new ActorRegistry({
-    actors,
-    strategies: new StrategyRegistry({ steps: stepsStrategy }),
-  });
-  const modes = new ModeController({ nodeIdentity, baseMode: "full" });
-  const common = { nodeIdentity, stack: null, env: null, logger: silentLogger, telemetry };
-  const host = new ActorHost({
-    ...common,
-    db: db.pool,
-    registry,
-    modes,
-    claims: new PostgresWorkClaims({ db: db.pool, telemetry }),
-    leaseSeconds: options.leaseSeconds ?? 30,
-    deferred: new DeferredRunner({ ...common, db: db.pool }),
-    jitterMs: 0,
-  });
-  host.start();
-  hosts.push(host);
-  return { host, modes, nodeIdentity };
-}
-
-function actor(
-  identifier: string,
-  strategy: Strategy | string,
-  extra: Partial<Parameters<typeof defineActor>[0]> = {},
-  budget = {},
-) {
-  return defineActor({
-    identifier,
-    expectations: [{ id: "run", strategy, trigger: { manual: true }, budget }],
-    ...extra,
-  });
-}
-
-async function episode(id: string) {
-  const { rows } = await db.pool.query<{
-    status: string;
-    error_class: string | null;
-    error_message: string | null;
-    turns_used: number;
-    tokens_used: string;
-    started_at: Date | null;
-    finished_at: Date | null;
-    executed_by: string | null;
-    result: unknown;
-  }>("SELECT * FROM cyclium_episodes WHERE id = $1", [id]);
-  const row = rows[0];
-  if (!row) throw new Error(`no episode ${id}`);
-  return row;
-}
-
-async function fired(host: ActorHost, actorId: string, input: unknown = {}): Promise<string> {
-  const result = await host.fire({ actorId, expectationId: "run", triggerType: "manual", input });
-  if (!("episodeId" in result)) throw new Error("deduped");
-  return result.episodeId;
-}
-
-async function settled(id: string) {
-  return vi.waitFor(
-    async () => {
-      const row = await episode(id);
-      if (row.status === "pending" || row.status === "running")
-        throw new Error(`still ${row.status}`);
-      return row;
-    },
-    { timeout: 15_000, interval: 20 },
-  );
-}
 
 describe("ActorHost with the local runner", () => {
   it("runs pending -> running -> completed, journaling every step with its usage under the claim", async () => {
@@ -291,54 +207,5 @@ describe("ActorHost with the local runner", () => {
     await expect(
       host.fire({ actorId: "deferred", expectationId: "run", triggerType: "manual" }),
     ).rejects.toThrow("is disabled");
-  });
-
-  it("aborts ctx.signal mid-step and leaves the episode alone when the claim is stolen", async () => {
-    let abortedAfterMs: number | undefined;
-    const waiter: Strategy<unknown, null> = {
-      init: () => null,
-      step: async (_state, ctx) => {
-        const began = Date.now();
-        ctx.signal.addEventListener("abort", () => (abortedAfterMs = Date.now() - began));
-        await new Promise((resolve) => setTimeout(resolve, 10_000));
-        return { done: true };
-      },
-    };
-    // A 1 s lease is renewed every 333 ms: the renewal after the steal finds it not_owner.
-    const { host } = startHost([actor("victim", waiter)], { leaseSeconds: 1 });
-    const id = await fired(host, "victim");
-    await vi.waitFor(async () => expect((await episode(id)).status).toBe("running"));
-    await db.pool.query(
-      "UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1 WHERE dedupe_key = $1",
-      [`episode:${id}`],
-    );
-    await vi.waitFor(() => expect(host.runningCount("victim")).toBe(0), { timeout: 3_000 });
-    expect(abortedAfterMs).toBeLessThan(2_000);
-    expect((await episode(id)).status).toBe("running");
-  });
-
-  it("on stop lets the current step finish, then leaves the episode running with its journal", async () => {
-    const { host } = startHost([actor("long", stepsStrategy)]);
-    const id = await fired(host, "long", { steps: 0, stepMs: 100 });
-    await vi.waitFor(async () =>
-      expect(
-        (await db.pool.query("SELECT 1 FROM cyclium_episode_steps WHERE episode_id = $1", [id]))
-          .rowCount,
-      ).toBeGreaterThanOrEqual(2),
-    );
-    const stoppedAt = Date.now();
-    await host.stop({ graceMs: 10_000 });
-    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
-    expect((await episode(id)).status).toBe("running");
-    const steps = await db.pool.query<{ step_no: number }>(
-      "SELECT step_no FROM cyclium_episode_steps WHERE episode_id = $1 ORDER BY step_no",
-      [id],
-    );
-    expect(steps.rows.map((r) => r.step_no)).toEqual(steps.rows.map((_, i) => i + 1));
-    const claim = await db.pool.query(
-      "SELECT state FROM cyclium_work_claims WHERE dedupe_key = $1",
-      [`episode:${id}`],
-    );
-    expect(claim.rows).toEqual([{ state: "failed" }]);
   });
 });

@@ -14,7 +14,7 @@ import { CycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import type { DeferredRunner, PollerHost, TTriggerRequestOpts } from "../trigger-requests/index";
-import { ActorQueue, type QueuedEpisode, type QueuedEpisodeResult } from "./actor-queue";
+import type { QueuedEpisodeResult } from "./actor-queue";
 import { cancelShedEpisode } from "./cancel-shed-episode";
 import {
   fireDedupeKey,
@@ -23,6 +23,7 @@ import {
   type TFireRequest,
 } from "./fire-request";
 import { handOverQueued } from "./hand-over-queued";
+import { EpisodeSlots } from "./episode-slots";
 import { LocalRunner } from "./local-runner";
 
 export interface ActorHostOptions {
@@ -67,9 +68,7 @@ type HostState = "idle" | "running" | "stopping" | "stopped";
 export class ActorHost implements PollerHost {
   readonly runner: LocalRunner;
   readonly #o: ActorHostOptions;
-  readonly #queues = new Map<string, ActorQueue>();
-  readonly #running = new Set<Promise<void>>();
-  readonly #slotListeners = new Set<(actorId: string) => void>();
+  readonly #slots: EpisodeSlots;
   readonly #hardStop = new AbortController();
   #state: HostState = "idle";
   #draining = false;
@@ -86,6 +85,11 @@ export class ActorHost implements PollerHost {
       logger: options.logger,
       telemetry: options.telemetry,
       hardStop: this.#hardStop.signal,
+      isDraining: () => this.#draining,
+    });
+    this.#slots = new EpisodeSlots({
+      runner: this.runner,
+      maxConcurrent: (actorId) => options.registry.get(actorId)?.maxConcurrentEpisodes ?? 1,
       isDraining: () => this.#draining,
     });
   }
@@ -106,11 +110,11 @@ export class ActorHost implements PollerHost {
   }
 
   runningCount(actorId: string): number {
-    return this.#queues.get(actorId)?.running ?? 0;
+    return this.#slots.runningCount(actorId);
   }
 
   queuedCount(actorId: string): number {
-    return this.#queues.get(actorId)?.length ?? 0;
+    return this.#slots.queuedCount(actorId);
   }
 
   freeCapacity(actorId: string): number {
@@ -123,8 +127,7 @@ export class ActorHost implements PollerHost {
   }
 
   onSlotFreed(listener: (actorId: string) => void): () => void {
-    this.#slotListeners.add(listener);
-    return () => this.#slotListeners.delete(listener);
+    return this.#slots.onSlotFreed(listener);
   }
 
   /** Creates an episode for an expectation and runs or defers it per the actor's mode here. */
@@ -212,21 +215,19 @@ export class ActorHost implements PollerHost {
     const actor = this.#hosted(episode.actorId);
     if (actor === undefined) return { ok: false, reason: "unknown_actor" };
     const recovered = options.recovered ?? false;
-    const queue = this.#queue(actor.identifier);
     if (!recovered && this.#queueFull(actor)) {
       if (actor.episodeOverflow === "drop") return { ok: false, reason: "queue_full" };
-      if (actor.episodeOverflow === "shed_oldest") this.#shedOldest(actor, queue);
+      if (actor.episodeOverflow === "shed_oldest") this.#shedOldest(actor);
     }
     let settle!: (result: QueuedEpisodeResult) => void;
     const settled = new Promise<QueuedEpisodeResult>((resolve) => (settle = resolve));
-    queue.push({
+    this.#slots.push(actor.identifier, {
       episode,
       recovered,
       resume: options.resume,
       triggerRequestId: options.triggerRequestId,
       settle,
     });
-    this.#pump(actor.identifier);
     return { ok: true, settled };
   }
 
@@ -252,13 +253,13 @@ export class ActorHost implements PollerHost {
     if (this.#state === "stopped" || this.#state === "stopping") return;
     this.#state = "stopping";
     this.#draining = true;
-    const queued = [...this.#queues.values()].flatMap((queue) => queue.takeAll());
+    const queued = this.#slots.takeAllQueued();
     await handOverQueued(queued, { deferred: this.#o.deferred, logger: this.#o.logger });
-    const allSettled = Promise.all([...this.#running]);
+    const allSettled = this.#slots.whenIdle();
     const timer = sleep(graceMs, undefined, { ref: false }).then(() => "timeout" as const);
     if ((await Promise.race([allSettled.then(() => "done" as const), timer])) === "timeout") {
       this.#o.logger.warn(
-        { running: this.#running.size },
+        { running: this.#slots.runningTotal },
         "grace period over; aborting running episodes",
       );
       this.#hardStop.abort(
@@ -274,15 +275,6 @@ export class ActorHost implements PollerHost {
     return actor !== undefined && runsOnStack(actor, this.#o.stack) ? actor : undefined;
   }
 
-  #queue(actorId: string): ActorQueue {
-    let queue = this.#queues.get(actorId);
-    if (queue === undefined) {
-      queue = new ActorQueue();
-      this.#queues.set(actorId, queue);
-    }
-    return queue;
-  }
-
   #queueFull(actor: ActorDefinition): boolean {
     return (
       actor.maxQueuedEpisodes !== undefined &&
@@ -290,8 +282,8 @@ export class ActorHost implements PollerHost {
     );
   }
 
-  #shedOldest(actor: ActorDefinition, queue: ActorQueue): void {
-    const shed = queue.shedOldest();
+  #shedOldest(actor: ActorDefinition): void {
+    const shed = this.#slots.shedOldest(actor.identifier);
     if (shed === undefined) return;
     const { db, bus, logger, telemetry } = this.#o;
     void cancelShedEpisode(shed.episode, {
@@ -305,31 +297,5 @@ export class ActorHost implements PollerHost {
         logger.warn({ err, episode_id: shed.episode.id }, "could not cancel shed episode"),
       )
       .finally(() => shed.settle({ status: "shed" }));
-  }
-
-  #pump(actorId: string): void {
-    const queue = this.#queues.get(actorId);
-    if (queue === undefined) return;
-    const max = this.#o.registry.get(actorId)?.maxConcurrentEpisodes ?? 1;
-    while (!this.#draining && queue.running < max) {
-      const entry = queue.shift();
-      if (entry === undefined) return;
-      this.#start(actorId, queue, entry);
-    }
-  }
-
-  #start(actorId: string, queue: ActorQueue, entry: QueuedEpisode): void {
-    queue.running += 1;
-    const run = this.runner
-      .run(entry.episode, { recovered: entry.recovered, resume: entry.resume })
-      .catch((error: unknown): QueuedEpisodeResult => ({ status: "error", error }))
-      .then((result) => {
-        queue.running -= 1;
-        entry.settle(result);
-        this.#pump(actorId);
-        for (const listener of [...this.#slotListeners]) listener(actorId);
-      })
-      .finally(() => this.#running.delete(run));
-    this.#running.add(run);
   }
 }

@@ -1,0 +1,115 @@
+import type pg from "pg";
+import { vi } from "vitest";
+import {
+  ActorRegistry,
+  defineActor,
+  StrategyRegistry,
+  type ActorDefinition,
+  type ActorInput,
+  type Budget,
+  type Strategy,
+} from "../../actors/index";
+import { PostgresWorkClaims } from "../../claims/index";
+import { ModeController } from "../../modes/index";
+import { silentLogger, Telemetry } from "../../telemetry/index";
+import { DeferredRunner } from "../../trigger-requests/index";
+import { ActorHost } from "../actor-host";
+import { stepsStrategy } from "./test-strategies";
+
+export interface EpisodeRowForTests {
+  status: string;
+  error_class: string | null;
+  error_message: string | null;
+  turns_used: number;
+  tokens_used: string;
+  started_at: Date | null;
+  finished_at: Date | null;
+  executed_by: string | null;
+  result: unknown;
+}
+
+/** Single-process hosts on a test database, and the lookups the host tests share. */
+export function createHostFixture(pool: () => pg.Pool) {
+  const hosts: ActorHost[] = [];
+
+  function startHost(actors: ActorDefinition[], options: { leaseSeconds?: number } = {}) {
+    const db = pool();
+    const telemetry = new Telemetry();
+    const nodeIdentity = `node-${hosts.length}-${Math.random().toString(16).slice(2, 8)}`;
+    const strategies = new StrategyRegistry({ steps: stepsStrategy });
+    const registry = new ActorRegistry({ actors, strategies });
+    const modes = new ModeController({ nodeIdentity, baseMode: "full" });
+    const common = { nodeIdentity, stack: null, env: null, logger: silentLogger, telemetry };
+    const host = new ActorHost({
+      ...common,
+      db,
+      registry,
+      modes,
+      claims: new PostgresWorkClaims({ db, telemetry }),
+      leaseSeconds: options.leaseSeconds ?? 30,
+      deferred: new DeferredRunner({ ...common, db }),
+      jitterMs: 0,
+    });
+    host.start();
+    hosts.push(host);
+    return { host, modes, nodeIdentity };
+  }
+
+  /** One manual expectation `run`. */
+  function actor(
+    identifier: string,
+    strategy: Strategy | string,
+    extra: Partial<ActorInput> = {},
+    budget: Budget = {},
+  ): ActorDefinition {
+    return defineActor({
+      identifier,
+      expectations: [{ id: "run", strategy, trigger: { manual: true }, budget }],
+      ...extra,
+    });
+  }
+
+  async function episode(id: string): Promise<EpisodeRowForTests> {
+    const { rows } = await pool().query<EpisodeRowForTests>(
+      "SELECT * FROM cyclium_episodes WHERE id = $1",
+      [id],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`no episode ${id}`);
+    return row;
+  }
+
+  async function fired(host: ActorHost, actorId: string, input: unknown = {}): Promise<string> {
+    const result = await host.fire({ actorId, expectationId: "run", triggerType: "manual", input });
+    if (!("episodeId" in result)) throw new Error("deduped");
+    return result.episodeId;
+  }
+
+  /** Waits for a final status. */
+  function settled(id: string): Promise<EpisodeRowForTests> {
+    return vi.waitFor(
+      async () => {
+        const row = await episode(id);
+        if (row.status === "pending" || row.status === "running") {
+          throw new Error(`still ${row.status}`);
+        }
+        return row;
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+  }
+
+  async function stepCount(id: string): Promise<number> {
+    const { rowCount } = await pool().query(
+      "SELECT 1 FROM cyclium_episode_steps WHERE episode_id = $1",
+      [id],
+    );
+    return rowCount ?? 0;
+  }
+
+  async function stopAll(): Promise<void> {
+    await Promise.all(hosts.splice(0).map((host) => host.stop({ graceMs: 0 })));
+  }
+
+  return { startHost, actor, episode, fired, settled, stepCount, stopAll };
+}
