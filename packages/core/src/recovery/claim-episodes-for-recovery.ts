@@ -1,5 +1,11 @@
 import type { Queryable } from "../db/index";
 
+export interface RecoveryClaim {
+  id: string;
+  /** The phase before this claim, to put back if the work-claim gate then says busy. */
+  previousPhase: string | null;
+}
+
 /**
  * The recovery claim (SPEC section 5, step 3): one conditional UPDATE that moves an orphan to
  * `phase = 'recovering'` only while it is still `running`, unarchived and not already being
@@ -17,7 +23,7 @@ UPDATE cyclium_episodes e
    SET phase = 'recovering',
        updated_at = now()
   FROM (
-    SELECT id
+    SELECT id, phase
       FROM cyclium_episodes
      WHERE id = ANY($1::uuid[])
        AND status = 'running'
@@ -27,14 +33,14 @@ UPDATE cyclium_episodes e
        FOR UPDATE SKIP LOCKED
   ) claimable
  WHERE e.id = claimable.id
-RETURNING e.id`;
+RETURNING e.id, claimable.phase AS previous_phase`;
 
-/** Claims the given orphans for recovery; returns the ids this caller won. */
+/** Claims the given orphans for recovery; returns the ones this caller won. */
 export async function claimEpisodesForRecovery(
   episodeIds: readonly string[],
   db: Queryable,
-): Promise<string[]> {
+): Promise<RecoveryClaim[]> {
   if (episodeIds.length === 0) return [];
-  const result = await db.query<{ id: string }>(SQL, [episodeIds]);
-  return result.rows.map((row) => row.id);
+  const result = await db.query<{ id: string; previous_phase: string | null }>(SQL, [episodeIds]);
+  return result.rows.map((row) => ({ id: row.id, previousPhase: row.previous_phase }));
 }

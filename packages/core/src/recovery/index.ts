@@ -27,3 +27,13 @@ export {
   type ResolveRecoveryPolicy,
 } from "./recovery-policy";
 export type { RecoveryFallbackRunner, RecoveryTarget } from "./recovery-target";
+export {
+  recoveryExtension,
+  type RecoveryExtension,
+  type RecoveryExtensionOptions,
+} from "./recovery-extension";
+export {
+  startRecoveryTimer,
+  type RecoveryTimer,
+  type RecoveryTimerOptions,
+} from "./recovery-timer";

@@ -57,6 +57,7 @@ function recordingTarget(actors: string[]): RecoveryTarget & { enqueued: string[
     enqueueEpisode: (episodeId, options) => {
       expect(options).toEqual({ recovered: true });
       enqueued.push(episodeId);
+      return Promise.resolve({ ok: true });
     },
   };
 }

@@ -8,7 +8,7 @@ import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../
 import { EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "../workflows/episode-event";
 import { findStaleEpisodes } from "./find-stale-episodes";
 import { mapWithConcurrency } from "./map-with-concurrency";
-import { recoverBatch, recoverWithClaim, type RecoveredEpisode } from "./recover-episodes";
+import { recoverBatch, type RecoveredEpisode } from "./recover-episodes";
 import type {
   OrphanedEpisode,
   RecoveryPolicySource,
@@ -24,7 +24,7 @@ export const DEFAULT_STALE_AFTER_MS = 120_000;
 export const DEFAULT_SWEEP_LIMIT = 10_000;
 
 /**
- * Orphans per claim statement without a claim gate. Small enough that nodes sweeping together
+ * Orphans per recovery transaction. Small enough that nodes sweeping together
  * interleave (four nodes on 1,000 orphans: 100 per batch let one node take 545, 25 kept every node
  * under 410), large enough that 10,000 orphans are a few hundred statements.
  */
@@ -102,34 +102,22 @@ export async function sweepOrphanedEpisodes(
     db: config.db,
   });
   const order = shuffle(stale, config.random);
-  const gated = config.claims !== undefined && config.claims.kind !== "passthrough";
-  const concurrency = config.concurrency ?? (gated ? 4 : 2);
 
-  let recovered: RecoveredEpisode[];
-  if (gated && config.claims) {
-    const claims = config.claims;
-    const outcomes = await mapWithConcurrency(order, concurrency, (episode) =>
-      recoverWithClaim({
-        db: config.db,
-        node: config.node,
-        claims,
-        leaseSeconds: config.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
-        claimKey: (config.claimKeyFor ?? defaultClaimKeyFor)(episode),
-        episode,
-        decision: decisions.get(episode.id) ?? { policy: "fail", reason: "unknown_actor" },
-        logger,
-      }),
-    );
-    recovered = outcomes.filter((outcome): outcome is RecoveredEpisode => outcome !== null);
-  } else {
-    const batchSize = config.batchSize ?? DEFAULT_BATCH_SIZE;
-    const batches: OrphanedEpisode[][] = [];
-    for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
-    const outcomes = await mapWithConcurrency(batches, concurrency, (batch) =>
-      recoverBatch({ db: config.db, node: config.node, episodes: batch, decisions, logger }),
-    );
-    recovered = outcomes.flat();
-  }
+  const gate =
+    config.claims !== undefined && config.claims.kind !== "passthrough"
+      ? {
+          claims: config.claims,
+          leaseSeconds: config.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+          claimKeyFor: config.claimKeyFor ?? defaultClaimKeyFor,
+        }
+      : null;
+  const batchSize = config.batchSize ?? DEFAULT_BATCH_SIZE;
+  const batches: OrphanedEpisode[][] = [];
+  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
+  const outcomes = await mapWithConcurrency(batches, config.concurrency ?? 2, (batch) =>
+    recoverBatch({ db: config.db, node: config.node, episodes: batch, decisions, gate, logger }),
+  );
+  const recovered = outcomes.flat();
 
   await handOver(config, recovered, logger);
 
@@ -178,11 +166,17 @@ async function handOver(
   for (const episode of recovered) {
     try {
       if (episode.outcome === "restarted") {
-        if (config.target?.hasActor(episode.actorId)) {
-          await config.target.enqueueEpisode(episode.id, { recovered: true });
-        } else if (config.fallbackRunner) {
+        const queued = config.target?.hasActor(episode.actorId)
+          ? await config.target.enqueueEpisode(episode.id, { recovered: true })
+          : null;
+        if (queued?.ok === false) {
+          logger.warn(
+            { episode_id: episode.id, actor_id: episode.actorId, reason: queued.reason },
+            "restarted episode not queued here; it stays pending",
+          );
+        } else if (queued === null && config.fallbackRunner) {
           await config.fallbackRunner(episode);
-        } else {
+        } else if (queued === null) {
           logger.warn(
             { episode_id: episode.id, actor_id: episode.actorId },
             "restarted episode left pending: its actor does not run on this node",

@@ -6,7 +6,10 @@
  */
 export interface RecoveryTarget {
   hasActor(actorId: string): boolean;
-  enqueueEpisode(episodeId: string, options: { recovered: true }): unknown;
+  enqueueEpisode(
+    episodeId: string,
+    options: { recovered: true },
+  ): Promise<{ ok: true } | { ok: false; reason: string }>;
 }
 
 /** Runs a restarted episode whose actor is not live on this node (e.g. a dynamic actor). */

@@ -1,1 +1,2 @@
 export { seedStaleEpisodes, type SeedStaleEpisodesOptions } from "./seed-stale-episodes";
+export { spawnTestProcess, type TestProcess } from "./spawn-test-process";
