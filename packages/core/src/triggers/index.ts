@@ -54,3 +54,8 @@ export {
 export { DEFAULT_TENANT, envOfTenant, tenantIdOf } from "./tenant";
 export type { TriggerItem } from "./trigger-row";
 export type { FiringItem, FiringOutcome, FiringSource } from "./trigger-firing-row";
+export {
+  triggerExtension,
+  type TriggerExtension,
+  type TriggerExtensionOptions,
+} from "./trigger-extension";

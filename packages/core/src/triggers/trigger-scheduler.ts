@@ -30,6 +30,8 @@ export interface TriggerSchedulerOptions {
    * at most about a second late and a pause takes effect everywhere within a second.
    */
   tickMs?: number | undefined;
+  /** Checked on every tick; false skips it (a disabled node). */
+  isEnabled?: (() => boolean) | undefined;
   telemetry?: Telemetry | undefined;
   logger?: Logger | undefined;
 }
@@ -97,7 +99,7 @@ export class TriggerScheduler {
   /** One pass over all triggers; turns it claims run in the background (see `stop`). */
   async tick(): Promise<void> {
     const names = this.#options.triggers.list().map((definition) => definition.name);
-    if (names.length === 0) return;
+    if (names.length === 0 || this.#options.isEnabled?.() === false) return;
     const { rows, now } = await loadTriggers({ env: this.#options.env, names }, this.#options.db);
     for (const row of rows) {
       const definition = this.#options.triggers.get(row.name);

@@ -46,3 +46,4 @@ export {
 export type { WorkflowSnapshot, WorkflowTransition } from "./advance-workflow";
 export { loadWorkflowInstance } from "./load-workflow-instance";
 export type { WorkflowInstanceRow } from "./workflow-instance-row";
+export { workflowExtension, type WorkflowExtension } from "./workflow-extension";

@@ -19,6 +19,7 @@ import {
   EPISODE_FAILED_TOPIC,
   ZEpisodeEvent,
 } from "./episode-event";
+import { findDueWorkflowRetries } from "./find-due-workflow-retries";
 import { insertWorkflowInstance } from "./insert-workflow-instance";
 import { loadWorkflowInstance } from "./load-workflow-instance";
 import type { WorkflowInstanceStatus } from "./step-state";
@@ -167,6 +168,17 @@ export class WorkflowEngine {
   async startDueRetries(instanceId: string): Promise<boolean> {
     const applied = await this.#mutate(instanceId, startDueRetries);
     return applied !== null;
+  }
+
+  /** Due retries of every instance in this engine's scope; run with the recovery cycle. */
+  async startAllDueRetries(): Promise<number> {
+    const ids = await findDueWorkflowRetries(
+      { scope: this.#options.scope, limit: 1_000 },
+      this.#options.db,
+    );
+    let started = 0;
+    for (const id of ids) if (await this.startDueRetries(id)) started++;
+    return started;
   }
 
   /** An operator's retry of a step paused by the `pause` failure policy. */

@@ -1,0 +1,35 @@
+import type { NodeExtension } from "../node/index";
+import { WorkflowEngine } from "./workflow-engine";
+import type { WorkflowRegistry } from "./workflow-registry";
+
+export interface WorkflowExtension extends NodeExtension {
+  /** The node's engine once started; triggers start workflows through it. */
+  readonly engine: WorkflowEngine | undefined;
+}
+
+/**
+ * The workflow engine on a node: steps are fired through the node's ActorHost (so they run here,
+ * or are deferred on a trigger-only node), and it advances on the cluster bus.
+ */
+export function workflowExtension(registry: WorkflowRegistry): WorkflowExtension {
+  let engine: WorkflowEngine | undefined;
+  return {
+    name: "workflows",
+    get engine() {
+      return engine;
+    },
+    start(node) {
+      const started = new WorkflowEngine({
+        db: node.db,
+        bus: node.bus,
+        registry,
+        startStep: (request) => node.host.fire(request),
+        scope: { stack: node.stack, env: node.env },
+        logger: node.logger,
+      });
+      started.start();
+      engine = started;
+      return { stop: () => started.stop() };
+    },
+  };
+}
