@@ -33,6 +33,8 @@ export interface PollerHost {
 export interface PollerModes {
   readonly nodeMode: Mode;
   effectiveMode(actorId: string): Mode;
+  /** When given, a mode change wakes the poller (a node switched to full starts at once). */
+  onChange?(listener: () => void): () => void;
 }
 
 export interface TriggerRequestPollerOptions {
@@ -72,6 +74,7 @@ export class TriggerRequestPoller {
   #unlisten: (() => Promise<void>) | undefined;
   #offSlotFreed: (() => void) | undefined;
   #offReconnect: (() => void) | undefined;
+  #offModes: (() => void) | undefined;
   #polling: Promise<number> | undefined;
   #again = false;
   /** Actors whose last claim used all their free slots: a freed slot re-polls for them. */
@@ -141,6 +144,7 @@ export class TriggerRequestPoller {
     clearInterval(this.#maintenanceTimer);
     this.#offSlotFreed?.();
     this.#offReconnect?.();
+    this.#offModes?.();
     await this.#unlisten?.();
     await this.#polling?.catch(() => undefined);
   }
@@ -156,6 +160,7 @@ export class TriggerRequestPoller {
       if (this.#wakeupConcernsUs(payload)) this.wake();
     });
     this.#offReconnect = listener.onReconnect(() => this.wake());
+    this.#offModes = this.#o.modes.onChange?.(() => this.wake());
     this.#offSlotFreed = host.onSlotFreed((actorId) => {
       if (this.#backlogged.has(actorId)) this.wake();
     });
