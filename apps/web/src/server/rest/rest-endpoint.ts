@@ -1,0 +1,110 @@
+/**
+ * One REST v1 endpoint: authenticate (Bearer API token, or the console's session cookie),
+ * enforce the same-origin rule on POST, check the role, validate the path with zod, run the
+ * handler, map its failures (rest-response.ts). Refused POSTs are written to the audit log.
+ * Route files only bind a spec to the HTTP method; see trigger-endpoints.ts.
+ */
+import type pg from "pg";
+import { z } from "zod";
+import { recordRefusal, type TRefusalReason } from "../audit/audited";
+import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
+import { readRequestInfo, type TRequestInfo } from "../auth/request-info";
+import { resolvePrincipal } from "../auth/resolve-principal";
+import { restError, restErrorFromException, restJson } from "./rest-response";
+
+export interface TRestDeps {
+  getDb: () => pg.Pool;
+}
+
+export interface TRestCall<P> {
+  request: Request;
+  params: P;
+  principal: TPrincipal;
+  db: pg.Pool;
+  info: TRequestInfo;
+}
+
+export interface TRestEndpointSpec<P> {
+  method: "GET" | "POST";
+  role: TRole;
+  /** Audit action of a POST, e.g. `triggers.fire` (the same name the console's procedure uses). */
+  action: string;
+  params: z.ZodType<P>;
+  handle: (call: TRestCall<P>) => Promise<unknown>;
+}
+
+/** The second argument Next.js passes to a route handler. */
+export interface TRouteContext {
+  params: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export type TRouteHandler = (request: Request, context: TRouteContext) => Promise<Response>;
+
+export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler {
+  return async (request, context) => {
+    try {
+      const db = deps.getDb();
+      const info = readRequestInfo(request.headers);
+      const rawParams = await context.params;
+      const refuse = async (
+        status: number,
+        code: string,
+        message: string,
+        reason: TRefusalReason,
+        principal: TPrincipal | null,
+      ) => {
+        // Reads are not audited: refused or not, they change nothing.
+        if (spec.method === "POST") {
+          await recordRefusal(db, {
+            principal,
+            action: spec.action,
+            target: typeof rawParams.name === "string" ? rawParams.name : null,
+            ip: info.ip,
+            reason,
+            detail: { via: "rest", tenant: rawParams.t },
+          });
+        }
+        return restError(status, code, message);
+      };
+      const crossOrigin = () =>
+        refuse(403, "cross_origin", "Cross-origin request refused.", "cross_origin", null);
+
+      // A browser on another site: refused before any credential is looked at.
+      if (spec.method === "POST" && info.origin === "cross") return await crossOrigin();
+      const principal = await resolvePrincipal({
+        db,
+        headers: request.headers,
+        allowApiTokens: true,
+      });
+      if (principal === null) {
+        return await refuse(
+          401,
+          "unauthenticated",
+          "Authentication required: send `Authorization: Bearer <API token>` (an admin creates tokens in the console).",
+          "unauthenticated",
+          null,
+        );
+      }
+      // A session cookie rides along on any request the browser makes; only the console's own
+      // pages may use it to change state. A Bearer token is never sent implicitly.
+      if (spec.method === "POST" && principal.kind === "user" && info.origin !== "same") {
+        return await crossOrigin();
+      }
+      if (!roleAtLeast(principal.role, spec.role)) {
+        return await refuse(
+          403,
+          "forbidden",
+          `This needs the ${spec.role} role; this ${principal.kind === "token" ? "API token" : "user"} has ${principal.role}.`,
+          "role",
+          principal,
+        );
+      }
+      const params = spec.params.safeParse(rawParams);
+      if (!params.success) return restError(400, "invalid_input", z.prettifyError(params.error));
+      const body = await spec.handle({ request, params: params.data, principal, db, info });
+      return restJson(body);
+    } catch (error) {
+      return restErrorFromException(error, `${spec.method} ${new URL(request.url).pathname}`);
+    }
+  };
+}

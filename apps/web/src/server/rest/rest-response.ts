@@ -1,0 +1,42 @@
+import { isCycliumError } from "@cyclium/core/errors";
+import { z, ZodError } from "zod";
+import { cycliumErrorStatus } from "../errors/cyclium-error-status";
+
+/** Error codes REST v1 answers with, beside core's own (`not_found`, `conflict`, ...). */
+export type TRestErrorCode =
+  | "unauthenticated"
+  | "forbidden"
+  | "cross_origin"
+  | "invalid_input"
+  | "payload_too_large"
+  | "not_found"
+  | "unavailable"
+  | "internal";
+
+// Automation must never see a cached answer to a live question.
+const HEADERS = { "cache-control": "no-store" };
+
+export function restJson(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: HEADERS });
+}
+
+/** SPEC section 12: errors are `{error, code}`; `error` is a message meant for a human. */
+export function restError(status: number, code: string, error: string): Response {
+  return restJson({ error, code }, status);
+}
+
+/**
+ * The one place REST maps failures to HTTP: CycliumError by its code (errors/cyclium-error-
+ * status.ts, shared with tRPC), zod by 400 with the issues spelled out, anything else by a bare
+ * 500 — the error itself is logged here and never sent (no stack, no SQL).
+ */
+export function restErrorFromException(error: unknown, what: string): Response {
+  if (isCycliumError(error)) {
+    const { http } = cycliumErrorStatus(error.code);
+    // invalid_config maps to 500: a bug of ours, logged below like any other.
+    if (http !== 500) return restError(http, error.code, error.message);
+  }
+  if (error instanceof ZodError) return restError(400, "invalid_input", z.prettifyError(error));
+  console.error(`REST ${what} failed`, error);
+  return restError(500, "internal", "Internal server error");
+}

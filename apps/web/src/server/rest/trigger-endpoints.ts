@@ -1,0 +1,148 @@
+// REST v1 trigger endpoints (SPEC sections 9 and 12). Each validates, authorizes (restEndpoint),
+// and calls one core function; state changes run inside `audited` with the same action names as
+// the console's procedures.
+import { CycliumError } from "@cyclium/core/errors";
+import {
+  fireTrigger,
+  inspectTrigger,
+  listTriggers,
+  pauseTrigger,
+  resumeTrigger,
+} from "@cyclium/core/triggers";
+import type { z } from "zod";
+import { audited } from "../audit/audited";
+import { describePrincipal } from "../auth/principal";
+import { readJsonBody } from "./read-json-body";
+import { restEndpoint, type TRestCall, type TRestDeps, type TRouteHandler } from "./rest-endpoint";
+import {
+  ZFireTriggerBody,
+  ZInspectTriggerQuery,
+  ZListTriggersQuery,
+  ZTenantParams,
+  ZTriggerParams,
+  type TTriggerParams,
+} from "./trigger-endpoints.schema";
+import type { TTriggerServices } from "./trigger-services";
+
+export interface TTriggerEndpointDeps extends TRestDeps {
+  getTriggerServices: () => TTriggerServices | null;
+}
+
+function query<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  return schema.parse(Object.fromEntries(new URL(request.url).searchParams));
+}
+
+function auditContext(call: TRestCall<TTriggerParams>) {
+  return { db: call.db, principal: call.principal, request: { ip: call.info.ip } };
+}
+
+const auditWhat = (action: string, params: TTriggerParams) => ({
+  action,
+  target: params.name,
+  detail: { via: "rest", tenant: params.t },
+});
+
+export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
+  list: TRouteHandler;
+  inspect: TRouteHandler;
+  fire: TRouteHandler;
+  pause: TRouteHandler;
+  resume: TRouteHandler;
+} {
+  const registries = () => {
+    const services = deps.getTriggerServices();
+    return { triggers: services?.triggers, workflows: services?.workflows };
+  };
+  return {
+    list: restEndpoint(
+      {
+        method: "GET",
+        role: "viewer",
+        action: "triggers.list",
+        params: ZTenantParams,
+        handle: ({ request, params, db }) =>
+          listTriggers({
+            db,
+            ...registries(),
+            tenantId: params.t,
+            ...query(request, ZListTriggersQuery),
+          }),
+      },
+      deps,
+    ),
+    inspect: restEndpoint(
+      {
+        method: "GET",
+        role: "viewer",
+        action: "triggers.inspect",
+        params: ZTriggerParams,
+        handle: ({ request, params, db }) =>
+          inspectTrigger({
+            db,
+            ...registries(),
+            tenantId: params.t,
+            name: params.name,
+            ...query(request, ZInspectTriggerQuery),
+          }),
+      },
+      deps,
+    ),
+    fire: restEndpoint(
+      {
+        method: "POST",
+        role: "operator",
+        action: "triggers.fire",
+        params: ZTriggerParams,
+        handle: async (call) => {
+          const body = await readJsonBody(call.request, ZFireTriggerBody);
+          const services = deps.getTriggerServices();
+          if (services === null) {
+            throw new CycliumError("shutdown", "The console's trigger runtime is not running.");
+          }
+          return audited(auditContext(call), auditWhat("triggers.fire", call.params), (tx) =>
+            fireTrigger({
+              db: tx,
+              ...services,
+              tenantId: call.params.t,
+              name: call.params.name,
+              context: body.context,
+              firedBy: describePrincipal(call.principal),
+            }),
+          );
+        },
+      },
+      deps,
+    ),
+    pause: restEndpoint(
+      {
+        method: "POST",
+        role: "operator",
+        action: "triggers.pause",
+        params: ZTriggerParams,
+        handle: (call) =>
+          audited(auditContext(call), auditWhat("triggers.pause", call.params), (tx) =>
+            pauseTrigger({
+              db: tx,
+              tenantId: call.params.t,
+              name: call.params.name,
+              by: describePrincipal(call.principal),
+            }),
+          ),
+      },
+      deps,
+    ),
+    resume: restEndpoint(
+      {
+        method: "POST",
+        role: "operator",
+        action: "triggers.resume",
+        params: ZTriggerParams,
+        handle: (call) =>
+          audited(auditContext(call), auditWhat("triggers.resume", call.params), (tx) =>
+            resumeTrigger({ db: tx, tenantId: call.params.t, name: call.params.name }),
+          ),
+      },
+      deps,
+    ),
+  };
+}
