@@ -78,7 +78,7 @@ describe("worker process life cycle", () => {
   }, 60_000);
 
   it("exits 2 naming the variable when the configuration is invalid", async () => {
-    const cases = [
+    const cases: Record<string, string>[] = [
       { CYCLIUM_MODE: "sometimes" },
       { CYCLIUM_WORK_CLAIMS_LEASE_SECONDS: "-5" },
       { CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "soon" },
