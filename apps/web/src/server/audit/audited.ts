@@ -14,6 +14,7 @@ import { withTransaction } from "@cyclium/core/db";
 import { isCycliumError } from "@cyclium/core/errors";
 import type pg from "pg";
 import type { TPrincipal } from "../auth/principal";
+import { countRefusal } from "../metrics/web-metrics";
 import { insertAuditEntry } from "./audit-entry";
 
 export interface TAuditContext {
@@ -75,6 +76,7 @@ export async function recordRefusal(
     detail?: Record<string, unknown>;
   },
 ): Promise<void> {
+  countRefusal(refusal.reason);
   try {
     await insertAuditEntry(db, {
       principal: refusal.principal,
