@@ -9,5 +9,8 @@ export * as findings from "./findings/index";
 export * as identity from "./identity/index";
 export * as modes from "./modes/index";
 export * as nodes from "./nodes/index";
+export * as recovery from "./recovery/index";
 export * as scope from "./scope/index";
 export * as telemetry from "./telemetry/index";
+export * as triggers from "./triggers/index";
+export * as workflows from "./workflows/index";

@@ -1,17 +1,19 @@
 import { z } from "zod";
+import { EPISODE_EVENT_TOPICS } from "../runtime/episode-events";
 
-/** Bus topics an episode's end is published on (SPEC section 2, "Workflow"). */
-export const EPISODE_COMPLETED_TOPIC = "episode.completed";
-export const EPISODE_FAILED_TOPIC = "episode.failed";
-export const EPISODE_CANCELLED_TOPIC = "episode.cancelled";
+/** Bus topics the runner announces an episode's end on (SPEC section 2, "Workflow"). */
+export const EPISODE_COMPLETED_TOPIC = EPISODE_EVENT_TOPICS.completed;
+export const EPISODE_FAILED_TOPIC = EPISODE_EVENT_TOPICS.failed;
+export const EPISODE_CANCELLED_TOPIC = EPISODE_EVENT_TOPICS.cancelled;
 
 export const TERMINAL_EPISODE_STATUSES = ["completed", "failed", "cancelled"] as const;
 export type TerminalEpisodeStatus = (typeof TERMINAL_EPISODE_STATUSES)[number];
 
 /**
- * The payload of `episode.completed` / `episode.failed` as the workflow engine reads it. Loose,
- * because the runner may carry more (timings, usage) and an engine of an older release must not
- * drop a newer runner's events over a field it does not know.
+ * The payload of `episode.completed` / `episode.failed` as the workflow engine reads it: the
+ * runner's event (runtime/episode-events.ts), parsed loosely, because an engine of an older
+ * release must not drop a newer runner's events over a field it does not know, and replays from
+ * reconciliation or recovery carry the same fields.
  */
 export const ZEpisodeEvent = z
   .object({

@@ -10,7 +10,6 @@ import {
   recordEpisodeId,
   retryPausedStep,
   startDueRetries,
-  type WorkflowSnapshot,
   type WorkflowTransition,
 } from "./advance-workflow";
 import {
@@ -21,12 +20,11 @@ import {
 } from "./episode-event";
 import { findDueWorkflowRetries } from "./find-due-workflow-retries";
 import { insertWorkflowInstance } from "./insert-workflow-instance";
-import { loadWorkflowInstance } from "./load-workflow-instance";
 import type { WorkflowInstanceStatus } from "./step-state";
 import { stepIdempotencyKey, type EpisodeCanceller, type StepStarter } from "./step-starter";
-import { updateWorkflowInstance } from "./update-workflow-instance";
+import { transitionInstance, type ComputeTransition } from "./transition-instance";
 import type { WorkflowDefinition } from "./workflow-definition";
-import { parseStepStates, type WorkflowInstanceRow } from "./workflow-instance-row";
+import type { WorkflowInstanceRow } from "./workflow-instance-row";
 import type { WorkflowRegistry } from "./workflow-registry";
 
 export interface WorkflowEngineOptions {
@@ -54,14 +52,19 @@ export interface StartedWorkflow {
   status: WorkflowInstanceStatus;
 }
 
-/** Concurrent transitions of one instance retry their compare-and-set this many times. */
-const MAX_CAS_ATTEMPTS = 20;
+/** Where the side effects of a transition left the instance, and the first start error. */
+interface Settled {
+  status: WorkflowInstanceStatus;
+  startError: Error | null;
+}
+
+type InstanceRef = Pick<WorkflowInstanceRow, "id" | "context">;
 
 /**
  * Runs workflow instances: starts the steps whose dependencies are done and advances on
  * `episode.completed` / `episode.failed`. Every node runs an engine and sees every event; the
- * compare-and-set in `updateWorkflowInstance` lets one of them apply each transition, and only
- * that one starts the next steps.
+ * compare-and-set in `transitionInstance` lets one of them apply each transition, and only that
+ * one starts the next steps.
  */
 export class WorkflowEngine {
   readonly #options: WorkflowEngineOptions;
@@ -102,18 +105,24 @@ export class WorkflowEngine {
     this.#timers.clear();
   }
 
+  /**
+   * Creates an instance and starts its root steps. When a root step cannot even be started and
+   * that fails the instance, the start error is thrown (a trigger's primary propagates it); the
+   * failed instance stays recorded.
+   */
   async startWorkflow(options: StartWorkflowOptions): Promise<StartedWorkflow> {
     const definition = this.#options.registry.get(options.workflow);
     if (!definition) {
       throw new CycliumError("not_found", `Unknown workflow "${options.workflow}".`);
     }
+    const context = options.context ?? {};
     const transition = initialTransition(definition, this.#now());
     const instanceId = await insertWorkflowInstance(
       {
         workflowName: definition.name,
         status: transition.status,
         steps: transition.steps,
-        context: options.context ?? {},
+        context,
         triggerName: options.triggerName ?? null,
         firingId: options.firingId ?? null,
         sourceStack: this.#options.scope.stack,
@@ -121,21 +130,13 @@ export class WorkflowEngine {
       },
       this.#options.db,
     );
-    const row: Pick<WorkflowInstanceRow, "id" | "context"> = {
-      id: instanceId,
-      context: options.context ?? {},
-    };
-    let status = await this.#afterTransition(definition, row, transition);
-    if (status === "failed") {
-      const reloaded = await loadWorkflowInstance(instanceId, this.#options.db);
-      throw new CycliumError(
-        "conflict",
-        `Workflow "${definition.name}" failed to start: ${reloaded?.error_message ?? "unknown error"}`,
-        { details: { instanceId } },
-      );
-    }
-    status = (await loadWorkflowInstance(instanceId, this.#options.db))?.status ?? status;
-    return { instanceId, workflow: definition.name, status };
+    const settled = await this.#afterTransition(
+      definition,
+      { id: instanceId, context },
+      transition,
+    );
+    if (settled.status === "failed" && settled.startError) throw settled.startError;
+    return { instanceId, workflow: definition.name, status: settled.status };
   }
 
   /** Applies one `episode.*` event payload; false when it changed nothing. */
@@ -146,28 +147,24 @@ export class WorkflowEngine {
       return false;
     }
     const event = parsed.data;
-    if (!event.workflowInstanceId || !event.workflowStep) return false;
     const step = event.workflowStep;
-    const applied = await this.#mutate(event.workflowInstanceId, (definition, snapshot, now) =>
-      applyEpisodeEnd(
-        definition,
-        snapshot,
-        {
-          step,
-          episodeId: event.episodeId,
-          status: event.status,
-          error: event.errorMessage ?? event.errorClass ?? null,
-        },
-        now,
-      ),
+    if (!event.workflowInstanceId || !step) return false;
+    const end = {
+      step,
+      episodeId: event.episodeId,
+      status: event.status,
+      error: event.errorMessage ?? event.errorClass ?? null,
+    };
+    return (
+      (await this.#mutate(event.workflowInstanceId, (definition, snapshot, now) =>
+        applyEpisodeEnd(definition, snapshot, end, now),
+      )) !== null
     );
-    return applied !== null;
   }
 
   /** Starts the next attempt of every `retrying` step of `instanceId` whose backoff passed. */
   async startDueRetries(instanceId: string): Promise<boolean> {
-    const applied = await this.#mutate(instanceId, startDueRetries);
-    return applied !== null;
+    return (await this.#mutate(instanceId, startDueRetries)) !== null;
   }
 
   /** Due retries of every instance in this engine's scope; run with the recovery cycle. */
@@ -196,122 +193,93 @@ export class WorkflowEngine {
     return applied !== null;
   }
 
-  /**
-   * Load, compute, compare-and-set; on a lost race, again from the newer state. Instances of
-   * another stack or env are left to that world's engines: starting their steps here would stamp
-   * this node's scope on the episodes.
-   */
-  async #mutate(
-    instanceId: string,
-    compute: (
-      definition: WorkflowDefinition,
-      snapshot: WorkflowSnapshot,
-      now: Date,
-    ) => WorkflowTransition | null,
-  ): Promise<WorkflowInstanceStatus | null> {
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const row = await loadWorkflowInstance(instanceId, this.#options.db);
-      if (!row || !this.#inScope(row)) return null;
-      const definition = this.#options.registry.get(row.workflow_name);
-      if (!definition) {
-        this.#logger.warn(
-          { instance_id: instanceId, workflow: row.workflow_name },
-          "workflow not registered on this node; instance left alone",
-        );
-        return null;
-      }
-      const snapshot = { status: row.status, steps: parseStepStates(row.step_states) };
-      const transition = compute(definition, snapshot, this.#now());
-      if (!transition) return null;
-      const applied = await updateWorkflowInstance(
-        {
-          id: instanceId,
-          expectedStatus: row.status,
-          expectedSteps: row.step_states,
-          status: transition.status,
-          steps: transition.steps,
-          errorMessage: transition.errorMessage,
-        },
-        this.#options.db,
-      );
-      if (applied) return this.#afterTransition(definition, row, transition);
-    }
-    throw new Error(
-      `workflow instance ${instanceId} kept changing under ${MAX_CAS_ATTEMPTS} tries`,
+  /** Applies `compute` to the instance and runs its side effects; null when nothing changed. */
+  async #mutate(instanceId: string, compute: ComputeTransition): Promise<Settled | null> {
+    const applied = await transitionInstance(
+      {
+        db: this.#options.db,
+        registry: this.#options.registry,
+        scope: this.#options.scope,
+        instanceId,
+        now: this.#now,
+      },
+      compute,
     );
+    if (applied === "unregistered") {
+      this.#logger.warn(
+        { instance_id: instanceId },
+        "workflow not registered on this node; instance left alone",
+      );
+    }
+    if (typeof applied === "string") return null;
+    return this.#afterTransition(applied.definition, applied.row, applied.transition);
   }
 
-  #inScope(row: WorkflowInstanceRow): boolean {
-    const { stack, env } = this.#options.scope;
-    if (row.source_env !== env) return false;
-    return stack === null || row.source_stack === null || row.source_stack === stack;
-  }
-
-  /** Side effects of an applied transition; returns the instance status they end in. */
   async #afterTransition(
     definition: WorkflowDefinition,
-    row: Pick<WorkflowInstanceRow, "id" | "context">,
+    instance: InstanceRef,
     transition: WorkflowTransition,
-  ): Promise<WorkflowInstanceStatus> {
+  ): Promise<Settled> {
     for (const episodeId of transition.cancelEpisodes) {
       await this.#options.cancelEpisode?.(episodeId).catch((error: unknown) => {
         this.#logger.warn({ err: error, episode_id: episodeId }, "could not cancel step episode");
       });
     }
-    this.#scheduleRetries(row.id, transition);
-    let status = transition.status;
+    this.#scheduleRetries(instance.id, transition);
+    let settled: Settled = { status: transition.status, startError: null };
     for (const { step, attempt } of transition.start) {
       // A step whose start failed may have aborted the instance: start nothing more then.
-      if (status === "failed" || status === "cancelled") break;
-      status = (await this.#startStep(definition, row, step, attempt)) ?? status;
+      if (settled.status === "failed" || settled.status === "cancelled") break;
+      const next = await this.#startStep(definition, instance, step, attempt);
+      if (next)
+        settled = { status: next.status, startError: settled.startError ?? next.startError };
     }
-    return status;
+    return settled;
   }
 
   async #startStep(
     definition: WorkflowDefinition,
-    row: Pick<WorkflowInstanceRow, "id" | "context">,
+    instance: InstanceRef,
     stepName: string,
     attempt: number,
-  ): Promise<WorkflowInstanceStatus | null> {
+  ): Promise<Settled | null> {
     const step = definition.steps.find((candidate) => candidate.name === stepName);
     if (!step) return null;
+    let episodeId: string | null;
     try {
       const started = await this.#options.startStep({
         actorId: step.actor,
         expectationId: step.expectation,
         triggerType: "workflow",
-        input: step.input ? step.input(row.context) : row.context,
-        idempotencyKey: stepIdempotencyKey(row.id, stepName, attempt),
-        workflowInstanceId: row.id,
+        input: step.input ? step.input(instance.context) : instance.context,
+        idempotencyKey: stepIdempotencyKey(instance.id, stepName, attempt),
+        workflowInstanceId: instance.id,
         workflowStep: stepName,
       });
-      if (!("episodeId" in started)) return null;
-      return await this.#mutate(row.id, (_definition, snapshot) =>
-        recordEpisodeId(snapshot, stepName, attempt, started.episodeId),
-      );
+      episodeId = "episodeId" in started ? started.episodeId : null;
     } catch (error) {
       this.#logger.error(
-        { err: error, instance_id: row.id, step: stepName },
+        { err: error, instance_id: instance.id, step: stepName },
         "could not start workflow step",
       );
-      const message = error instanceof Error ? error.message : String(error);
-      return this.#mutate(row.id, (current, snapshot, now) =>
+      const startError = error instanceof Error ? error : new Error(String(error));
+      const failed = await this.#mutate(instance.id, (current, snapshot, now) =>
         snapshot.steps[stepName]?.attempt === attempt
           ? applyEpisodeEnd(
               current,
               snapshot,
-              {
-                step: stepName,
-                episodeId: null,
-                status: "failed",
-                error: `start failed: ${message}`,
-              },
+              { step: stepName, episodeId: null, status: "failed", error: startError.message },
               now,
             )
           : null,
       );
+      return failed && { ...failed, startError: failed.startError ?? startError };
     }
+    if (episodeId === null) return null;
+    const id = episodeId;
+    return this.#mutate(instance.id, (_definition, snapshot) =>
+      recordEpisodeId(snapshot, stepName, attempt, id),
+    );
   }
 
   #scheduleRetries(instanceId: string, transition: WorkflowTransition): void {
