@@ -1,0 +1,67 @@
+import { parseArgs } from "node:util";
+import { isSystemId, SYSTEM_IDS, type SystemId } from "./systems/system-id";
+
+export interface BenchConfig {
+  quick: boolean;
+  /** Items pre-inserted per drain. */
+  items: number;
+  /** Repetitions of every figure; the report gives medians. */
+  repetitions: number;
+  /** Worker process counts of the drain. */
+  processes: number[];
+  /** Handlers running at once per worker process. */
+  concurrency: number;
+  latencySamples: number;
+  /** Latency samples of a `slow` system (one that polls every 2 s: ~1 s per sample). */
+  slowLatencySamples: number;
+  /** Drain window of a `slow` system, ms. */
+  slowWindowMs: number;
+  calibrationSeconds: number;
+  systems: SystemId[];
+}
+
+/**
+ * Full run: 20,000 items, 1 and 2 worker processes, 3 repetitions, 500 latency samples.
+ * `--quick` (CI smoke test): 500 items, 1 repetition, 50 samples; it asserts nothing about speed,
+ * only that every item completed exactly once in every system.
+ */
+export function parseConfig(argv: string[]): BenchConfig {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      items: { type: "string" },
+      reps: { type: "string" },
+      processes: { type: "string" },
+      concurrency: { type: "string" },
+      samples: { type: "string" },
+      systems: { type: "string" },
+    },
+    strict: true,
+  });
+  const quick = values.quick;
+  const systems = (values.systems ?? SYSTEM_IDS.join(",")).split(",").map((s) => s.trim());
+  const unknown = systems.filter((s) => !isSystemId(s));
+  if (unknown.length > 0) {
+    throw new Error(`unknown system(s) ${unknown.join(", ")}; known: ${SYSTEM_IDS.join(", ")}`);
+  }
+  return {
+    quick,
+    items: positive("items", values.items, quick ? 500 : 20_000),
+    repetitions: positive("reps", values.reps, quick ? 1 : 3),
+    processes: (values.processes ?? "1,2").split(",").map((p) => positive("processes", p, 1)),
+    concurrency: positive("concurrency", values.concurrency, 24),
+    latencySamples: positive("samples", values.samples, quick ? 50 : 500),
+    slowLatencySamples: quick ? 4 : 30,
+    slowWindowMs: quick ? 3_000 : 20_000,
+    calibrationSeconds: quick ? 1 : 5,
+    systems: systems.filter(isSystemId),
+  };
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+}

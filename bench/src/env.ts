@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+const ZBenchEnv = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
+    .optional(),
+});
+
+export type TBenchEnv = z.infer<typeof ZBenchEnv>;
+
+/** The bench's configuration from the environment; exits 2 naming a bad variable. */
+export function readBenchEnv(source: NodeJS.ProcessEnv = process.env): TBenchEnv {
+  const parsed = ZBenchEnv.safeParse({ DATABASE_URL: source.DATABASE_URL || undefined });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      console.error(`Invalid environment variable ${issue.path.join(".")}: ${issue.message}`);
+    }
+    process.exit(2);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,154 @@
+/**
+ * `pnpm bench [--quick]`: our product, graphile-worker and pg-boss side by side on one
+ * PostgreSQL (DATABASE_URL, else this checkout's embedded server), each system in fresh databases
+ * of its own: drain, idle latency, the UPDATE ceiling, commits and WAL per item. Prints a markdown
+ * table and writes it with the JSON of every run to bench/results/. Started by launch.mjs on
+ * Node >= 22.18 (graphile-worker 0.18 and pg-boss 12 need it), which every worker process shares.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { dataRoot, resolveDatabase } from "@cyclium/db";
+import { parseConfig, type BenchConfig } from "./config";
+import { readBenchEnv } from "./env";
+import { PostgresCpu } from "./pg/postgres-cpu";
+import { Server } from "./pg/server";
+import { toMarkdown } from "./report/markdown";
+import { summarize, type RunInfo, type Summary } from "./report/summary";
+import { runCalibration } from "./scenarios/calibration";
+import { templateName, type BenchContext } from "./scenarios/context";
+import { runDrain } from "./scenarios/drain";
+import { runLatency } from "./scenarios/latency";
+import { cycliumSystem } from "./systems/cyclium/system";
+import { graphileWorkerSystem } from "./systems/graphile-worker/system";
+import { pgBossSystem } from "./systems/pg-boss/system";
+import type { BenchSystem } from "./systems/system";
+
+const ALL_SYSTEMS: readonly BenchSystem[] = [
+  cycliumSystem,
+  graphileWorkerSystem,
+  pgBossSystem("defaults"),
+  pgBossSystem("batched"),
+];
+const DATABASE_PREFIX = "cyclium_bench_";
+const RESULTS_DIR = new URL("../results/", import.meta.url);
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+/** Databases of earlier runs whose process is gone (a crash or Ctrl-C). */
+async function dropLeftovers(server: Server): Promise<void> {
+  for (const name of await server.databases(DATABASE_PREFIX)) {
+    const pid = Number(/^cyclium_bench_(\d+)_/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && !isAlive(pid)) await server.dropDatabase(name);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function measure(context: BenchContext, systems: readonly BenchSystem[]) {
+  const { config } = context;
+  const runs: Summary["runs"] = { calibration: [], drain: [], latency: [] };
+  // Repetitions outermost and systems interleaved inside: a change in the machine's load during
+  // the run then shifts every system's figures alike instead of one system's.
+  for (let rep = 1; rep <= config.repetitions; rep += 1) {
+    for (const processes of config.processes) {
+      for (const clients of [...new Set([1, config.concurrency])]) {
+        const run = await runCalibration(context, processes, clients, rep);
+        log(
+          `calibration ${processes}×${clients} clients: ${Math.round(run.updatesPerSecond)} UPDATE/s`,
+        );
+        runs.calibration.push(run);
+      }
+      for (const system of systems) {
+        const run = await runDrain(context, system, processes, rep);
+        log(
+          `drain ${system.id} ×${processes}: ${Math.round(run.itemsPerSecond)} items/s, ` +
+            `${run.commitsPerItem.toFixed(2)} commits/item${run.problems.length > 0 ? `, PROBLEMS: ${run.problems.join("; ")}` : ""}`,
+        );
+        runs.drain.push(run);
+      }
+    }
+    for (const system of systems) {
+      const run = await runLatency(context, system, rep);
+      const sorted = [...run.samples].sort((a, b) => a - b);
+      log(`latency ${system.id}: median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms`);
+      runs.latency.push(run);
+    }
+  }
+  return runs;
+}
+
+async function main(): Promise<void> {
+  const config: BenchConfig = parseConfig(process.argv.slice(2));
+  const env = readBenchEnv();
+  const systems = ALL_SYSTEMS.filter((system) => config.systems.includes(system.id));
+  // A cluster of the bench's own (durable, like a real server): WAL is counted cluster-wide, so
+  // the dev cluster's other databases would add to it, and nobody else stops this one mid-run.
+  const database = await resolveDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: path.join(dataRoot, "pg-bench"),
+    log,
+  });
+  const server = await Server.connect(database.url);
+  const context: BenchContext = {
+    server,
+    config,
+    prefix: `${DATABASE_PREFIX}${process.pid}`,
+    postgresCpu: await PostgresCpu.find(await server.backendPid()),
+  };
+  const startedAt = new Date().toISOString();
+  const loadBefore = os.loadavg();
+  try {
+    await dropLeftovers(server);
+    for (const system of systems) {
+      const template = templateName(context, system);
+      await system.install(await server.createDatabase(template));
+      await server.waitForNoBackends(template);
+    }
+    const runs = await measure(context, systems);
+    const info: RunInfo = {
+      command: `pnpm bench ${process.argv.slice(2).join(" ")}`.trim(),
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      loadBefore,
+      loadAfter: os.loadavg(),
+      database: env.DATABASE_URL ? "DATABASE_URL" : "embedded",
+      postgres: await server.settings(),
+    };
+    const summary = summarize(info, config, systems, runs);
+    const markdown = toMarkdown(summary);
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const stamp = startedAt.replaceAll(":", "-").slice(0, 19);
+    const base = `bench-${config.quick ? "quick-" : ""}${stamp}`;
+    await writeFile(new URL(`${base}.json`, RESULTS_DIR), JSON.stringify(summary, null, 2));
+    await writeFile(new URL(`${base}.md`, RESULTS_DIR), `${markdown}\n`);
+    console.log(markdown);
+    log(`results in bench/results/${base}.{md,json}`);
+    if (summary.problems.length > 0) {
+      log(`${summary.problems.length} exactly-once problem(s); see the report`);
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const name of await server.databases(context.prefix)) await server.dropDatabase(name);
+    const othersConnected = await server.otherClientsConnected();
+    await server.close();
+    // Left up when another bench run is using it: stopping it would fail that run mid-way.
+    if (database.embedded?.startedHere && !othersConnected) await database.embedded.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import type { Consumer, ConsumerOptions } from "./consumer";
+import type { SystemId } from "./system-id";
+
+/** Loads only the system this worker process runs, so each process pays for one library. */
+export async function prepareConsumer(
+  system: SystemId,
+  options: ConsumerOptions,
+): Promise<Consumer> {
+  switch (system) {
+    case "cyclium":
+      return (await import("./cyclium/consumer")).prepareCycliumConsumer(options);
+    case "graphile-worker":
+      return (await import("./graphile-worker/consumer")).prepareGraphileConsumer(options);
+    case "pg-boss":
+      return (await import("./pg-boss/consumer")).preparePgBossConsumer(options, "defaults");
+    case "pg-boss-batched":
+      return (await import("./pg-boss/consumer")).preparePgBossConsumer(options, "batched");
+  }
+}

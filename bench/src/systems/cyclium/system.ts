@@ -1,0 +1,109 @@
+import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { DeferredRunner } from "@cyclium/core/trigger-requests";
+import { migrate, migrationsDir } from "@cyclium/db";
+import pg from "pg";
+import { payloadOf } from "../payload";
+import type { BenchSystem, DrainCheck } from "../system";
+import { BENCH_ACTOR_ID, BENCH_EXPECTATION_ID, BENCH_SOURCE_NODE } from "./actor";
+
+/**
+ * What the deferred runner of a trigger_only node writes per fire (SPEC section 6): a `pending`
+ * episode and its `pending` trigger request, here for all items in one statement.
+ */
+const SEED_SQL = `
+WITH items AS (
+  SELECT n, payload FROM unnest($1::int[], $2::jsonb[]) AS t(n, payload)
+),
+episodes AS (
+  INSERT INTO cyclium_episodes
+    (actor_id, expectation_id, status, trigger_type, dedupe_key, input,
+     source_node, source_stack, source_env)
+  SELECT $3, $4, 'pending', 'manual', NULL, payload, $5, NULL, NULL FROM items ORDER BY n
+  RETURNING id, (input->>'n')::int AS n
+)
+INSERT INTO cyclium_trigger_requests
+  (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts)
+SELECT id, $3, $4, $5, NULL, NULL, 'pending', '{}' FROM episodes ORDER BY n`;
+
+/** One row of the exactly-once check; each count must equal the item count. */
+const CHECK_SQL = `
+SELECT
+  (SELECT count(*) FROM cyclium_trigger_requests WHERE status = 'completed')::int AS requests_completed,
+  (SELECT count(*) FROM cyclium_trigger_requests)::int AS requests,
+  (SELECT count(DISTINCT input->>'n') FROM cyclium_episodes WHERE status = 'completed')::int AS items_completed,
+  (SELECT count(*) FROM cyclium_episodes)::int AS episodes,
+  (SELECT count(*) FROM cyclium_episode_steps)::int AS steps,
+  (SELECT count(*) FROM cyclium_work_claims WHERE state = 'done' AND attempt = 1)::int AS claims_done_once`;
+
+interface CheckRow {
+  requests_completed: number;
+  requests: number;
+  items_completed: number;
+  episodes: number;
+  steps: number;
+  claims_done_once: number;
+}
+
+export const cycliumSystem: BenchSystem = {
+  id: "cyclium",
+  label: "cyclium",
+  settings:
+    "createCycliumNode (full, postgres work claims, poller), maxConcurrentEpisodes = concurrency, pool = concurrency + 1",
+  async install(url) {
+    await migrate({ url, migrationsDir });
+  },
+  async seed(url, count) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const items = Array.from({ length: count }, (_, n) => n);
+      await client.query(SEED_SQL, [
+        items,
+        items.map((n) => JSON.stringify(payloadOf(n))),
+        BENCH_ACTOR_ID,
+        BENCH_EXPECTATION_ID,
+        BENCH_SOURCE_NODE,
+      ]);
+    } finally {
+      await client.end();
+    }
+  },
+  remainingSql: `SELECT count(*)::int AS remaining FROM cyclium_trigger_requests
+                  WHERE status IN ('pending', 'claimed')`,
+  async check(client, count): Promise<DrainCheck> {
+    const { rows } = await client.query<CheckRow>(CHECK_SQL);
+    const row = rows[0];
+    if (row === undefined) return { completed: 0, problems: ["check query returned no row"] };
+    const problems = Object.entries(row)
+      .filter(([, value]) => value !== count)
+      .map(([name, value]) => `${name} = ${String(value)}, expected ${count}`);
+    return { completed: row.requests_completed, problems };
+  },
+  createFirer(url) {
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const runner = new DeferredRunner({
+      db: pool,
+      nodeIdentity: BENCH_SOURCE_NODE,
+      stack: null,
+      env: null,
+      logger: silentLogger,
+      telemetry: new Telemetry(),
+    });
+    return Promise.resolve({
+      async fire(item) {
+        const result = await runner.defer({
+          actorId: BENCH_ACTOR_ID,
+          expectationId: BENCH_EXPECTATION_ID,
+          triggerType: "manual",
+          dedupeKey: null,
+          input: payloadOf(item),
+        });
+        if (!result.created) throw new Error(`fire ${item} was deduplicated`);
+      },
+      async close() {
+        await runner.flush();
+        await pool.end();
+      },
+    });
+  },
+};

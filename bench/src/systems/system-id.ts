@@ -1,0 +1,11 @@
+/**
+ * The systems under test. `pg-boss` runs with pg-boss's defaults (one job per fetch, a fetch
+ * every 2 s per worker); `pg-boss-batched` with its batching on, as graphile-worker is, so the
+ * comparison with a tuned competitor is also on the table.
+ */
+export const SYSTEM_IDS = ["cyclium", "graphile-worker", "pg-boss", "pg-boss-batched"] as const;
+export type SystemId = (typeof SYSTEM_IDS)[number];
+
+export function isSystemId(value: string): value is SystemId {
+  return (SYSTEM_IDS as readonly string[]).includes(value);
+}
