@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { TEpisodeStatusCounts } from "@/server/trpc/routers/overview.schema";
 import { formatCount } from "@/lib/format-count";
 
-type TStatus = Exclude<keyof TEpisodeStatusCounts, "total">;
+type TStatus = Exclude<keyof TEpisodeStatusCounts, "total" | "capped">;
 
 const STATUS_CARDS: readonly { status: TStatus; label: string; hint: string }[] = [
   { status: "pending", label: "Pending", hint: "Waiting for a slot or a worker" },
@@ -17,6 +17,8 @@ export function EpisodeStatusCards({ counts }: { counts: TEpisodeStatusCounts })
     <div className="status-cards">
       {STATUS_CARDS.map(({ status, label, hint }) => {
         const value = counts[status];
+        // Counts stop at a cap (see count-episodes-by-status.ts): say "at least".
+        const shown = `${formatCount(value)}${counts.capped.includes(status) ? "+" : ""}`;
         return (
           <Link
             key={status}
@@ -25,13 +27,13 @@ export function EpisodeStatusCards({ counts }: { counts: TEpisodeStatusCounts })
             data-status={status}
             data-empty={value === 0}
             data-testid={`episode-count-${status}`}
-            aria-label={`${label}: ${formatCount(value)} episodes`}
+            aria-label={`${label}: ${shown} episodes`}
           >
             <span className="status-card-label">
               <span className="status-dot" aria-hidden="true" />
               {label}
             </span>
-            <span className="status-card-value">{formatCount(value)}</span>
+            <span className="status-card-value">{shown}</span>
             <span className="status-card-hint">{hint}</span>
           </Link>
         );

@@ -1,9 +1,21 @@
+import { envScopeSql, SqlParams } from "@cyclium/core/scope";
 import type { TQueryable } from "./queryable";
 
 export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export type TEpisodeStatus = (typeof EPISODE_STATUSES)[number];
 
-export type TEpisodeStatusCounts = Record<TEpisodeStatus, number> & { total: number };
+export type TEpisodeStatusCounts = Record<TEpisodeStatus, number> & {
+  total: number;
+  /** Statuses whose count reached `COUNT_CAP`: their number is "at least", not exact. */
+  capped: TEpisodeStatus[];
+};
+
+/**
+ * Counting is capped per status: an exact count of 850,000 completed episodes costs ~400 ms and
+ * the Overview polls every 2 s. Counting at most 100,000 index entries per status keeps the poll
+ * under ~80 ms at 1M episodes (measured on the bench database) and the UI shows "100,000+".
+ */
+export const COUNT_CAP = 100_000;
 
 interface StatusCountRow {
   status: string;
@@ -15,19 +27,26 @@ function isEpisodeStatus(status: string): status is TEpisodeStatus {
 }
 
 /**
- * Episodes per status in one env. Env matching is strict (SPEC section 8): `null` is the unset
- * env and only matches rows whose source_env is NULL, hence IS NOT DISTINCT FROM.
+ * Episodes per status in one env, archived ones included (the Overview counts everything that
+ * happened). Env matching is strict (SPEC section 8): `null` is the unset env and matches only
+ * rows whose source_env is NULL. Each count is an index-only walk of
+ * cyclium_episodes_env_status_inserted_at_id_idx, stopped at COUNT_CAP + 1.
  */
 export async function countEpisodesByStatus(options: {
   db: TQueryable;
   env: string | null;
 }): Promise<TEpisodeStatusCounts> {
+  const params = new SqlParams([EPISODE_STATUSES, COUNT_CAP + 1]);
+  const scope = envScopeSql("e.source_env", options.env, params);
   const { rows } = await options.db.query<StatusCountRow>(
-    `SELECT status, count(*)::int AS count
-       FROM cyclium_episodes
-      WHERE source_env IS NOT DISTINCT FROM $1
-      GROUP BY status`,
-    [options.env],
+    `SELECT s.status, c.count
+       FROM unnest($1::text[]) AS s(status)
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS count FROM (
+           SELECT 1 FROM cyclium_episodes e
+            WHERE ${scope} AND e.status = s.status
+            LIMIT $2) AS capped) AS c`,
+    params.values,
   );
   const counts: TEpisodeStatusCounts = {
     pending: 0,
@@ -36,12 +55,13 @@ export async function countEpisodesByStatus(options: {
     failed: 0,
     cancelled: 0,
     total: 0,
+    capped: [],
   };
   for (const row of rows) {
-    // An unknown status (a newer node writing a state this console predates) still counts
-    // towards the total so the numbers never silently shrink.
-    if (isEpisodeStatus(row.status)) counts[row.status] += row.count;
-    counts.total += row.count;
+    if (!isEpisodeStatus(row.status)) continue;
+    counts[row.status] = Math.min(row.count, COUNT_CAP);
+    if (row.count > COUNT_CAP) counts.capped.push(row.status);
+    counts.total += counts[row.status];
   }
   return counts;
 }

@@ -53,6 +53,7 @@ describe("overview.stats", () => {
       failed: 1,
       cancelled: 0,
       total: 3,
+      capped: [],
     });
   });
 

@@ -21,6 +21,7 @@ export const ZEpisodeStatusCounts = z.object({
   failed: count,
   cancelled: count,
   total: count,
+  capped: z.array(z.enum(["pending", "running", "completed", "failed", "cancelled"])),
 });
 
 export const ZLiveNode = z.object({

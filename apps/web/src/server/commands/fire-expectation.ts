@@ -1,0 +1,52 @@
+import { CycliumError } from "@cyclium/core/errors";
+import type { TQueryable } from "../queries/queryable";
+import type { TConsoleRuntime } from "../runtime/console-runtime";
+
+export interface TFireExpectationResult {
+  episodeId: string;
+  /** False when the idempotency key had already created this episode (a double click). */
+  created: boolean;
+  /** True on a trigger_only node: a worker executes it through a trigger request. */
+  deferred: boolean;
+}
+
+/**
+ * A manual fire from the console. The idempotency key comes from the browser, one per click
+ * intent, so a double click or a retried request lands on the dedupe key
+ * `manual:{actor}:{expectation}:{key}` and creates one episode; the second call answers with
+ * the same episode.
+ */
+export async function fireExpectation(options: {
+  runtime: TConsoleRuntime;
+  db: TQueryable;
+  actorId: string;
+  expectationId: string;
+  idempotencyKey: string;
+  input?: unknown;
+}): Promise<TFireExpectationResult> {
+  const result = await options.runtime.fire({
+    actorId: options.actorId,
+    expectationId: options.expectationId,
+    triggerType: "manual",
+    idempotencyKey: options.idempotencyKey,
+    input: options.input ?? {},
+  });
+  if ("episodeId" in result) {
+    return { episodeId: result.episodeId, created: true, deferred: result.deferred };
+  }
+  if ("dropped" in result) {
+    throw new CycliumError(
+      "busy",
+      `${options.actorId}'s queue is full and it drops overflow; nothing was created.`,
+    );
+  }
+  const { rows } = await options.db.query<{ id: string }>(
+    "SELECT id FROM cyclium_episodes WHERE dedupe_key = $1 AND archived_at IS NULL",
+    [result.dedupeKey],
+  );
+  const existing = rows[0];
+  if (existing === undefined) {
+    throw new CycliumError("conflict", "The episode for this fire was just archived; fire again.");
+  }
+  return { episodeId: existing.id, created: false, deferred: true };
+}

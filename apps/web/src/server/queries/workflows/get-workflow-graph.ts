@@ -1,0 +1,73 @@
+import type { WorkflowRegistry } from "@cyclium/core/workflows";
+import type { TQueryable } from "../queryable";
+import {
+  getWorkflowInstance,
+  type TWorkflowInstanceItem,
+  type TWorkflowStepState,
+} from "./list-workflow-instances";
+
+export interface TWorkflowGraphNode extends TWorkflowStepState {
+  actor: string | null;
+  expectation: string | null;
+  dependsOn: string[];
+  /** Column in a left-to-right layout: 0 for steps without dependencies. */
+  depth: number;
+}
+
+export interface TWorkflowInstanceGraph {
+  instance: TWorkflowInstanceItem;
+  /** False when this console does not know the workflow's definition (no edges to draw). */
+  definitionKnown: boolean;
+  failurePolicy: string | null;
+  nodes: TWorkflowGraphNode[];
+}
+
+/**
+ * An instance with its step graph: states from the instance row, edges from the workflow's
+ * definition in this process's registry (the same definitions the workers run). Steps the
+ * definition does not list (renamed since) still show, without edges.
+ */
+export async function getWorkflowGraph(options: {
+  db: TQueryable;
+  id: string;
+  workflows: WorkflowRegistry | null;
+}): Promise<TWorkflowInstanceGraph | null> {
+  const instance = await getWorkflowInstance({ db: options.db, id: options.id });
+  if (instance === null) return null;
+  const definition = options.workflows?.get(instance.workflowName);
+  const states = new Map(instance.steps.map((step) => [step.name, step]));
+  const depth = new Map<string, number>();
+  const nodes: TWorkflowGraphNode[] = [];
+  // Definitions list steps in topological order, so each step's dependencies are placed first.
+  for (const step of definition?.steps ?? []) {
+    const level = Math.max(-1, ...step.dependsOn.map((name) => depth.get(name) ?? 0)) + 1;
+    depth.set(step.name, level);
+    const state = states.get(step.name);
+    states.delete(step.name);
+    nodes.push({
+      ...(state ?? {
+        name: step.name,
+        status: "pending",
+        attempt: 0,
+        episodeId: null,
+        startedAt: null,
+        finishedAt: null,
+        retryAt: null,
+        error: null,
+      }),
+      actor: step.actor,
+      expectation: step.expectation,
+      dependsOn: [...step.dependsOn],
+      depth: level,
+    });
+  }
+  for (const state of states.values()) {
+    nodes.push({ ...state, actor: null, expectation: null, dependsOn: [], depth: 0 });
+  }
+  return {
+    instance,
+    definitionKnown: definition !== undefined,
+    failurePolicy: definition?.failurePolicy ?? null,
+    nodes,
+  };
+}

@@ -1,0 +1,51 @@
+import type { ActorRegistry } from "@cyclium/core/actors";
+import type { Episode } from "@cyclium/core/episodes";
+import { CycliumError } from "@cyclium/core/errors";
+import type { Recovery } from "@cyclium/core/recovery";
+import type { FireResult, TFireRequest } from "@cyclium/core/runtime";
+import type { TriggerRegistry, WorkflowStarter } from "@cyclium/core/triggers";
+import type { WorkflowRegistry } from "@cyclium/core/workflows";
+
+/**
+ * What the console's procedures need from the Cyclium node this process runs (trigger_only,
+ * started by instrumentation.ts): the actors it knows, fires that create the pending episode and
+ * its deferred trigger request, and recovery that defers restarted episodes to workers.
+ */
+export interface TConsoleRuntime {
+  nodeIdentity: string;
+  registry: ActorRegistry;
+  triggers: TriggerRegistry;
+  workflows: WorkflowRegistry;
+  fire(request: TFireRequest): Promise<FireResult>;
+  /** Writes pending trigger requests for episodes that already exist (retry, recovery). */
+  deferExisting(episodes: readonly Episode[]): Promise<string[]>;
+  startWorkflow: WorkflowStarter;
+  recovery: Recovery;
+}
+
+// Kept on globalThis: Next may evaluate server modules in more than one bundle (route handlers,
+// server components, instrumentation), and they must all see the one node of the process.
+const globalForRuntime = globalThis as typeof globalThis & {
+  cycliumConsoleRuntime?: TConsoleRuntime | null;
+};
+
+export function setConsoleRuntime(runtime: TConsoleRuntime | null): void {
+  globalForRuntime.cycliumConsoleRuntime = runtime;
+}
+
+export function findConsoleRuntime(): TConsoleRuntime | null {
+  return globalForRuntime.cycliumConsoleRuntime ?? null;
+}
+
+/** For actions that need the node: a clear, expected error while it is starting or failed. */
+export function requireConsoleRuntime(): TConsoleRuntime {
+  const runtime = findConsoleRuntime();
+  if (runtime === null) {
+    // `shutdown` maps to 503: the message reaches the operator (an internal error's would not).
+    throw new CycliumError(
+      "shutdown",
+      "The console's Cyclium node is not running yet; try again in a moment (see the server log).",
+    );
+  }
+  return runtime;
+}

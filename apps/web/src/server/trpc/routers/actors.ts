@@ -1,0 +1,35 @@
+import { audited } from "../../audit";
+import { fireExpectation } from "../../commands/fire-expectation";
+import { listActors } from "../../queries/actors/list-actors";
+import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
+import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
+import { ZFireExpectationInput } from "./actors.schema";
+
+export const actorsRouter = createTrpcRouter({
+  list: viewerProcedure.query(({ ctx }) =>
+    listActors({ db: ctx.db, registered: findConsoleRuntime()?.registry.list() ?? [] }),
+  ),
+
+  fire: operatorProcedure.input(ZFireExpectationInput).mutation(({ ctx, input }) =>
+    audited(
+      ctx,
+      {
+        action: "actors.fire",
+        target: `${input.actorId}/${input.expectationId}`,
+        detail: { idempotencyKey: input.idempotencyKey },
+      },
+      // The fire goes through the node's ActorHost on its own connection (the deferred runner
+      // writes the episode and its trigger request in one transaction of its own); the audit
+      // row commits right after it.
+      () =>
+        fireExpectation({
+          runtime: requireConsoleRuntime(),
+          db: ctx.db,
+          actorId: input.actorId,
+          expectationId: input.expectationId,
+          idempotencyKey: input.idempotencyKey,
+          input: input.input,
+        }),
+    ),
+  ),
+});

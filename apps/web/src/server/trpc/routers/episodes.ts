@@ -1,0 +1,75 @@
+import { audited } from "../../audit";
+import {
+  archiveEpisode,
+  cancelEpisode,
+  retryEpisode,
+} from "../../commands/episodes/episode-commands";
+import { getEpisodeDetail } from "../../queries/episodes/get-episode-detail";
+import { listEpisodeFacets } from "../../queries/episodes/list-episode-facets";
+import { listEpisodes } from "../../queries/episodes/list-episodes";
+import { findConsoleRuntime } from "../../runtime/console-runtime";
+import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
+import { ZEpisodeFacetsInput, ZEpisodeIdInput, ZEpisodeListInput } from "./episodes.schema";
+import { resolveEnv } from "./shared.schema";
+
+export const episodesRouter = createTrpcRouter({
+  list: viewerProcedure.input(ZEpisodeListInput).query(({ ctx, input }) =>
+    listEpisodes({
+      db: ctx.db,
+      filters: {
+        env: resolveEnv(ctx.node.env, input.env),
+        actorId: input.actorId,
+        expectationId: input.expectationId,
+        status: input.status,
+        triggerType: input.triggerType,
+        stack: input.stack,
+        from: input.from === undefined ? undefined : new Date(input.from),
+        to: input.to === undefined ? undefined : new Date(input.to),
+        archived: input.archived,
+      },
+      cursor: input.cursor,
+      direction: input.direction,
+      limit: input.limit,
+    }),
+  ),
+
+  /** Values for the filter dropdowns: actors with episodes in the env, and the registry's. */
+  facets: viewerProcedure.input(ZEpisodeFacetsInput).query(({ ctx, input }) =>
+    listEpisodeFacets({
+      db: ctx.db,
+      env: resolveEnv(ctx.node.env, input.env),
+      registered: findConsoleRuntime()?.registry.list() ?? [],
+    }),
+  ),
+
+  detail: viewerProcedure
+    .input(ZEpisodeIdInput)
+    .query(({ ctx, input }) => getEpisodeDetail({ db: ctx.db, id: input.id })),
+
+  retry: operatorProcedure.input(ZEpisodeIdInput).mutation(({ ctx, input }) =>
+    audited(ctx, { action: "episodes.retry", target: input.id }, (tx) =>
+      retryEpisode({
+        db: tx,
+        id: input.id,
+        by: ctx.principal.name,
+        sourceNode: ctx.node.identity,
+      }),
+    ),
+  ),
+
+  cancel: operatorProcedure
+    .input(ZEpisodeIdInput)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: "episodes.cancel", target: input.id }, (tx) =>
+        cancelEpisode({ db: tx, id: input.id, by: ctx.principal.name }),
+      ),
+    ),
+
+  archive: operatorProcedure
+    .input(ZEpisodeIdInput)
+    .mutation(({ ctx, input }) =>
+      audited(ctx, { action: "episodes.archive", target: input.id }, (tx) =>
+        archiveEpisode({ db: tx, id: input.id }),
+      ),
+    ),
+});
