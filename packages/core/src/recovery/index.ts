@@ -6,6 +6,7 @@ export {
   defaultClaimKeyFor,
   DEFAULT_STALE_AFTER_MS,
   DEFAULT_SWEEP_LIMIT,
+  ZSweepOptions,
   type RecoveryConfig,
   type SweepOptions,
   type SweepResult,

@@ -162,6 +162,9 @@ describe("recovery sweep", () => {
       staleAfterMs: 60_000,
     });
     expect(result.found).toBe(0);
+    await expect(sweepOrphanedEpisodes(config(), { limit: 0 })).rejects.toThrow(
+      /Invalid sweep options/,
+    );
   });
 
   it("skips an orphan whose claim is still leased, and steals a lapsed one", async () => {

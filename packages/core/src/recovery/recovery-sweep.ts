@@ -1,8 +1,10 @@
 import { performance } from "node:perf_hooks";
+import { z } from "zod";
 import type { Bus } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
 import { DEFAULT_LEASE_SECONDS } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
+import { CycliumError } from "../errors/index";
 import { resolveScope, type NodeScope, type ScopeOverrides } from "../scope/index";
 import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
 import { EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "../workflows/episode-event";
@@ -24,8 +26,7 @@ export const DEFAULT_STALE_AFTER_MS = 120_000;
 export const DEFAULT_SWEEP_LIMIT = 10_000;
 
 /**
- * Orphans per recovery transaction. Small enough that nodes sweeping together
- * interleave (four nodes on 1,000 orphans: 100 per batch let one node take 545, 25 kept every node
+ * Orphans per recovery transaction. Small enough that nodes sweeping together interleave (four nodes on 1,000 orphans: 100 per batch let one node take 545, 25 kept every node
  * under 410), large enough that 10,000 orphans are a few hundred statements.
  */
 const DEFAULT_BATCH_SIZE = 25;
@@ -58,6 +59,14 @@ export interface RecoveryConfig {
   random?: (() => number) | undefined;
 }
 
+/** The per-call options a caller (the console's "sweep now", a one-off task) may pass. */
+export const ZSweepOptions = z.object({
+  sourceStack: z.string().min(1).max(255).nullish(),
+  sourceEnv: z.string().min(1).max(255).nullish(),
+  staleAfterMs: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(1_000_000).optional(),
+});
+
 export interface SweepOptions extends ScopeOverrides {
   staleAfterMs?: number | undefined;
   resolvePolicy?: ResolveRecoveryPolicy | undefined;
@@ -86,12 +95,19 @@ export async function sweepOrphanedEpisodes(
 ): Promise<SweepResult> {
   const started = performance.now();
   const logger = config.logger ?? silentLogger;
-  const scope = resolveScope(config.scope, options);
+  const parsed = ZSweepOptions.safeParse(options);
+  if (!parsed.success) {
+    throw new CycliumError(
+      "invalid_input",
+      `Invalid sweep options: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  const scope = resolveScope(config.scope, parsed.data);
   const stale = await findStaleEpisodes(
     {
       scope,
-      staleAfterMs: options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
-      limit: options.limit ?? DEFAULT_SWEEP_LIMIT,
+      staleAfterMs: parsed.data.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+      limit: parsed.data.limit ?? DEFAULT_SWEEP_LIMIT,
     },
     config.db,
   );
