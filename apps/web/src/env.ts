@@ -19,6 +19,16 @@ export const ZWebEnv = z.object({
   CYCLIUM_ENV: optionalText,
   CYCLIUM_NODE_IDENTITY: optionalText,
   CYCLIUM_STACK_SLUG: optionalText,
+  // The console's own Cyclium node (trigger_only, started by instrumentation.ts).
+  CYCLIUM_WORK_CLAIMS: z.enum(["postgres", "none"]).default("postgres"),
+  CYCLIUM_WORK_CLAIMS_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  CYCLIUM_STALE_AFTER_MS: z.coerce.number().int().min(1).default(120_000),
+  /** `false` serves the console without a node (read-only pages; fires and sweeps refused). */
+  CYCLIUM_WEB_NODE: z.stringbool().default(true),
+  /** When the demo's `capacity_review` cron trigger fires (six fields allow seconds). */
+  CYCLIUM_DEMO_REVIEW_CRON: z.string().trim().min(1).max(255).default("0 */6 * * *"),
+  /** Set by `next build` while it prerenders: no node must start then. */
+  NEXT_PHASE: optionalText,
 });
 
 export type TWebEnv = z.infer<typeof ZWebEnv>;
