@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   findExpectation,
@@ -7,7 +8,7 @@ import {
 } from "../actors/index";
 import type { Bus } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
-import type { Queryable } from "../db/index";
+import type { Connectable, Queryable } from "../db/index";
 import { createEpisode, DEFAULT_CREATE_JITTER_MS, type Episode } from "../episodes/index";
 import { loadEpisode } from "../episodes/load-episode";
 import { CycliumError } from "../errors/index";
@@ -27,7 +28,8 @@ import { EpisodeSlots } from "./episode-slots";
 import { LocalRunner } from "./local-runner";
 
 export interface ActorHostOptions {
-  db: Queryable;
+  /** A pool (episodes end in one transaction). */
+  db: Queryable & Connectable;
   registry: ActorRegistry;
   modes: { effectiveMode(actorId: string): Mode };
   claims: WorkClaims;
@@ -75,6 +77,8 @@ export class ActorHost implements PollerHost {
 
   constructor(options: ActorHostOptions) {
     this.#o = options;
+    // Every running episode's heartbeat listens on it (16 per node is ordinary): not a leak.
+    setMaxListeners(0, this.#hardStop.signal);
     this.runner = new LocalRunner({
       db: options.db,
       claims: options.claims,

@@ -2,16 +2,17 @@ import type { ActorRegistry, AnyStrategy, Budget } from "../actors/index";
 import { findExpectation } from "../actors/index";
 import type { Bus } from "../bus/index";
 import { checkFence, runWithClaim, type ClaimedWork, type WorkClaims } from "../claims/index";
-import type { Queryable } from "../db/index";
-import { finishEpisode, type Episode } from "../episodes/index";
+import type { Connectable, Queryable } from "../db/index";
+import type { Episode } from "../episodes/index";
 import { startEpisode } from "../episodes/start-episode";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { publishEpisodeEvent } from "./episode-events";
 import { RUNTIME_ERROR_CLASSES } from "./error-classes";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
+import { writeEpisodeEnd } from "./write-episode-end";
 
 export interface LocalRunnerOptions {
-  db: Queryable;
+  /** A pool: an episode's end is written in one transaction. */
+  db: Queryable & Connectable;
   claims: WorkClaims;
   leaseSeconds: number;
   nodeIdentity: string;
@@ -108,7 +109,7 @@ export class LocalRunner {
             strategy: resolved.strategy,
             budget: resolved.budget,
             fence,
-            journalAttempt: fence === null ? episode.attempt : claimed.attempt,
+            journalAttempt: journalAttempt(episode, claimed),
             signal: claimed.signal,
             isDraining: this.options.isDraining,
             holdsClaim: () => (fence === null ? Promise.resolve(true) : checkFence(fence, db)),
@@ -131,32 +132,33 @@ export class LocalRunner {
         return { status: "left_running", reason: "fenced" };
       case "completed":
       case "failed":
-        return this.#finish(episode, outcome, fence);
+        return this.#finish(episode, outcome, claimed);
     }
   }
 
   async #finish(
     episode: Episode,
     outcome: Extract<StepLoopOutcome, { kind: "completed" | "failed" }>,
-    fence: ClaimedWork["fence"],
+    claimed: ClaimedWork,
   ): Promise<EpisodeRunResult> {
-    const { db, nodeIdentity, telemetry, logger } = this.options;
-    const finished = await finishEpisode(
-      {
-        episodeId: episode.id,
-        fence,
-        executedBy: nodeIdentity,
-        telemetry,
-        logger,
-        ...(outcome.kind === "completed"
-          ? { status: "completed", result: outcome.result ?? null }
-          : { status: "failed", errorClass: outcome.errorClass, errorMessage: outcome.message }),
-      },
+    const { db, bus, nodeIdentity, telemetry, logger } = this.options;
+    const end = await writeEpisodeEnd({
       db,
-    );
-    if (finished.fenced) return { status: "left_running", reason: "fenced" };
-    if (!finished.finished) return { status: "not_pending" };
-    const final = finished.episode;
+      bus,
+      episodeId: episode.id,
+      outcome,
+      fence: claimed.fence,
+      journalAttempt: journalAttempt(episode, claimed),
+      nodeIdentity,
+      logger,
+      telemetry,
+    });
+    if (!end.written) {
+      return end.reason === "fenced"
+        ? { status: "left_running", reason: "fenced" }
+        : { status: "not_pending" };
+    }
+    const final = end.episode;
     const durationMs =
       final.finishedAt && final.startedAt
         ? final.finishedAt.getTime() - final.startedAt.getTime()
@@ -169,20 +171,10 @@ export class LocalRunner {
     if (outcome.kind === "completed") {
       telemetry.emit("cyclium.episode.completed", { count: 1, duration_ms: durationMs }, meta);
     } else {
-      telemetry.emit(
-        "cyclium.episode.failed",
-        { count: 1, duration_ms: durationMs },
-        {
-          ...meta,
-          error_class: outcome.errorClass,
-        },
-      );
-      logger.info(
-        { ...meta, error_class: outcome.errorClass, error: outcome.message },
-        "episode failed",
-      );
+      const failed = { ...meta, error_class: outcome.errorClass };
+      telemetry.emit("cyclium.episode.failed", { count: 1, duration_ms: durationMs }, failed);
+      logger.info({ ...failed, error: outcome.message }, "episode failed");
     }
-    await publishEpisodeEvent(this.options.bus, final, logger);
     return { status: outcome.kind, episode: final };
   }
 
@@ -208,4 +200,12 @@ export class LocalRunner {
     }
     return { strategy: strategy.strategy, budget: expectation.budget };
   }
+}
+
+/**
+ * The journal's attempt column: the claim's attempt (a node that took the episode over journals
+ * under a new one and never collides with the zombie's steps), or the episode's without claims.
+ */
+function journalAttempt(episode: Episode, claimed: ClaimedWork): number {
+  return claimed.fence === null ? episode.attempt : claimed.attempt;
 }

@@ -30,13 +30,25 @@ export interface RunStepLoopOptions {
   telemetry: Telemetry;
 }
 
+/** A step-journal entry the loop has not written yet. */
+export interface PendingStep {
+  stepNo: number;
+  outcome: string;
+  data: unknown;
+  turns: number;
+  tokens: number;
+  durationMs: number;
+}
+
 /**
  * How the loop ended. Only `completed` and `failed` are written to the episode (by the caller,
- * fenced); the others leave the row `running` for its new owner or for recovery.
+ * fenced); the others leave the row `running` for its new owner or for recovery. The step that
+ * ended the episode comes back unwritten as `finalStep`, so the caller journals it in the same
+ * transaction as the final status: one commit instead of two for every episode.
  */
 export type StepLoopOutcome =
-  | { kind: "completed"; result: unknown }
-  | { kind: "failed"; errorClass: string; message: string }
+  | { kind: "completed"; result: unknown; finalStep?: PendingStep }
+  | { kind: "failed"; errorClass: string; message: string; finalStep?: PendingStep }
   /** The claim was lost or lapsed, or the node stopped for good. */
   | { kind: "aborted"; reason: unknown }
   /** A journal write was rejected: another node owns the episode now. */
@@ -134,6 +146,10 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       }
     }
 
+    if (ending !== undefined) {
+      if (ending.kind !== "completed" && ending.kind !== "failed") return ending;
+      return { ...ending, finalStep: { stepNo, durationMs, ...journal } };
+    }
     const written = await appendStep(
       {
         episodeId: episode.id,
@@ -151,7 +167,6 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     if (written.fenced) return { kind: "fenced" };
     usage.turns += journal.turns;
     usage.tokens += journal.tokens;
-    if (ending !== undefined) return ending;
   }
 }
 

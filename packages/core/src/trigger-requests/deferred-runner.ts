@@ -52,10 +52,12 @@ export type DeferResult =
 export class DeferredRunner {
   readonly #options: DeferredRunnerOptions;
   readonly #coalescer: NotifyCoalescer;
+  readonly #wakeup: string;
 
   constructor(options: DeferredRunnerOptions) {
     this.#options = options;
     const wakeup: TTriggerRequestWakeup = { stack: options.stack, env: options.env };
+    this.#wakeup = JSON.stringify(wakeup);
     this.#coalescer = new NotifyCoalescer({
       send: () =>
         notify({
@@ -75,6 +77,7 @@ export class DeferredRunner {
    */
   async defer(input: DeferEpisodeInput, opts: TTriggerRequestOpts = {}): Promise<DeferResult> {
     const { db, nodeIdentity, stack, env, logger, telemetry } = this.#options;
+    let notifiedInTransaction = false;
     const result = await withTransaction(db, async (tx): Promise<DeferResult> => {
       const created = await createEpisode(
         {
@@ -92,11 +95,17 @@ export class DeferredRunner {
       if (!created.created) return created;
       const [requestId] = await this.#insert([{ episode: created.episode, opts }], tx);
       if (requestId === undefined) throw new Error("trigger request insert returned no id");
+      // Outside a burst the wake-up rides on this transaction: delivered on commit, with no
+      // statement or commit of its own between the request and the poller.
+      if (this.#coalescer.takeLeadingEdge()) {
+        await notify({ db: tx, channel: TRIGGER_REQUESTS_CHANNEL, payload: this.#wakeup });
+        notifiedInTransaction = true;
+      }
       return { created: true, episode: created.episode, requestId };
     });
     if (result.created) {
       this.#emitCreated(result.episode, result.requestId);
-      this.#coalescer.wake();
+      if (!notifiedInTransaction) this.#coalescer.wake();
     }
     return result;
   }

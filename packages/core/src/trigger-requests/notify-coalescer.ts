@@ -34,6 +34,18 @@ export class NotifyCoalescer {
     this.#fire();
   }
 
+  /**
+   * For a writer about to commit: true when no window is open, in which case the caller sends
+   * this wake-up itself inside its transaction (delivered on commit, no statement or commit of
+   * its own) and a window opens; false when one is open: then the caller calls `wake()` after
+   * its commit (not before, or the trailing send could beat the commit and find nothing).
+   */
+  takeLeadingEdge(): boolean {
+    if (this.#timer !== undefined) return false;
+    this.#openWindow();
+    return true;
+  }
+
   /** Sends a pending trailing notification now and waits for sends in flight. */
   async flush(): Promise<void> {
     clearTimeout(this.#timer);
@@ -55,6 +67,10 @@ export class NotifyCoalescer {
         "trigger request NOTIFY failed; pollers will find it on their interval",
       );
     });
+    this.#openWindow();
+  }
+
+  #openWindow(): void {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (this.#pending) {

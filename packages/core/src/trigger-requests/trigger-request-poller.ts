@@ -6,10 +6,10 @@ import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
 import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
-import { completeTriggerRequests } from "./complete-trigger-requests";
 import { expireTriggerRequests } from "./expire-trigger-requests";
 import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
 import { releaseTriggerRequests } from "./release-trigger-requests";
+import { RequestSettler } from "./request-settler";
 import {
   TRIGGER_REQUESTS_CHANNEL,
   ZTriggerRequestWakeup,
@@ -69,6 +69,7 @@ export interface TriggerRequestPollerOptions {
 export class TriggerRequestPoller {
   readonly #o: TriggerRequestPollerOptions;
   readonly #ttlMs: number;
+  readonly #settler: RequestSettler;
   #pollTimer: NodeJS.Timeout | undefined;
   #maintenanceTimer: NodeJS.Timeout | undefined;
   #unlisten: (() => Promise<void>) | undefined;
@@ -86,6 +87,7 @@ export class TriggerRequestPoller {
   private constructor(options: TriggerRequestPollerOptions) {
     this.#o = options;
     this.#ttlMs = options.ttlMs ?? 60 * 60_000;
+    this.#settler = new RequestSettler({ db: options.db, node: options.nodeIdentity });
   }
 
   static async start(options: TriggerRequestPollerOptions): Promise<TriggerRequestPoller> {
@@ -151,7 +153,10 @@ export class TriggerRequestPoller {
 
   /** Waits until every dispatched request has been marked completed or released. */
   async drain(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+    while (this.#inFlight.size > 0) {
+      await this.#settler.flush();
+      await Promise.all(this.#inFlight);
+    }
   }
 
   async #start(): Promise<void> {
@@ -248,7 +253,7 @@ export class TriggerRequestPoller {
 
   /** Hands one claimed request to the host; false when it must go back to pending. */
   #dispatch(request: ClaimedTriggerRequest): boolean {
-    const { host, db, nodeIdentity, logger, telemetry } = this.#o;
+    const { host, logger, telemetry } = this.#o;
     const dispatched = host.dispatch(request.episode, {
       ...request.opts,
       triggerRequestId: request.id,
@@ -266,11 +271,9 @@ export class TriggerRequestPoller {
       { request_id: request.id, episode_id: request.episode.id, actor_id: request.episode.actorId },
     );
     const settle = dispatched.settled
-      .then(async ({ ran }) => {
-        const ids = [request.id];
-        if (ran) await completeTriggerRequests({ ids, node: nodeIdentity }, db);
-        else await releaseTriggerRequests({ ids, node: nodeIdentity }, db);
-      })
+      .then(({ ran }) =>
+        ran ? this.#settler.complete(request.id) : this.#settler.release(request.id),
+      )
       .catch((err: unknown) => {
         // The maintenance pass completes or releases it later.
         logger.warn({ err, request_id: request.id }, "could not settle trigger request");
