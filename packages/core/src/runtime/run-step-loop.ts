@@ -94,7 +94,7 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
   );
   if (init.kind === "aborted") return { kind: "aborted", reason: init.reason };
   if (init.kind === "wall_exceeded") return wallExceeded("init");
-  if (init.kind === "threw") return { kind: "failed", ...renamed(describeThrown(init.error)) };
+  if (init.kind === "threw") return { kind: "failed", ...initFailure(describeThrown(init.error)) };
   let state = init.value;
 
   for (let stepNo = 1; ; stepNo += 1) {
@@ -102,7 +102,6 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     if (options.isDraining()) return { kind: "interrupted", stepsDone: stepNo - 1 };
     const exhausted = exhaustedBudget(budget, { ...usage, elapsedMs: elapsed() });
     if (exhausted !== null) {
-      wall.abort(new DOMException(exhausted, "TimeoutError"));
       return {
         kind: "failed",
         errorClass: BUDGET,
@@ -170,7 +169,7 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
   }
 }
 
-function renamed(thrown: { errorClass: string; message: string }): {
+function initFailure(thrown: { errorClass: string; message: string }): {
   errorClass: string;
   message: string;
 } {
