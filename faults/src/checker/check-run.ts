@@ -1,0 +1,32 @@
+import { checkCommon, type CommonCheck } from "./check-common";
+import { loadRun } from "./load-run";
+import type { RunFacts, ScenarioReport } from "./run-facts";
+
+/** A scenario's own invariants on top of the common ones: more figures, more violations. */
+export type ScenarioCheck = (
+  facts: RunFacts,
+  common: CommonCheck,
+) => { details: Record<string, string | number>; violations: string[] };
+
+/** By scenario id; the common checks apply to every scenario. */
+const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([]);
+
+/** Checks one scenario's results directory; the run passes only without lost, duplicated or violations. */
+export async function checkRun(dir: string): Promise<ScenarioReport> {
+  const facts = await loadRun(dir);
+  const common = checkCommon(facts);
+  const own = SCENARIO_CHECKS.get(facts.meta.id)?.(facts, common) ?? {
+    details: {},
+    violations: [],
+  };
+  const violations = [...common.violations, ...own.violations];
+  if (!facts.meta.drained) violations.push("the drain timed out");
+  return {
+    id: facts.meta.id,
+    name: facts.meta.name,
+    counts: common.counts,
+    details: { ...common.details, ...own.details },
+    violations,
+    passed: common.counts.lost === 0 && common.counts.duplicated === 0 && violations.length === 0,
+  };
+}

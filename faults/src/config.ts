@@ -1,0 +1,36 @@
+import { parseArgs } from "node:util";
+
+export interface SuiteArgs {
+  quick: boolean;
+  /** Scenario ids to run, in order; all when not given. */
+  only: number[] | null;
+  /** Re-check an earlier run's results directory instead of running anything. */
+  checkDir: string | null;
+}
+
+const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--check <results dir>]`;
+
+export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+      check: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+    // `pnpm faults -- --quick` passes a lone "--" through.
+    allowPositionals: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const only = values.only?.split(",").map((id) => Number(id.trim())) ?? null;
+  if (only?.some((id) => !Number.isInteger(id) || id < 1 || id > 7)) {
+    console.error(`--only takes scenario numbers 1-7\n${USAGE}`);
+    process.exit(2);
+  }
+  return { quick: values.quick, only, checkDir: values.check ?? null };
+}

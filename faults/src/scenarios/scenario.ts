@@ -1,0 +1,42 @@
+import type { Cluster, ClusterConfig } from "../cluster/cluster";
+import type { PostgresServer } from "../cluster/postgres-server";
+import type { HistoryWriter } from "../history/history-writer";
+
+/** Measurements a scenario reports about itself (copied into scenario.json). */
+export type Measured = Record<string, number | string | boolean>;
+
+/** What a scenario's `run` gets: its running cluster and the means to hurt it. */
+export interface ScenarioRun {
+  cluster: Cluster;
+  server: PostgresServer;
+  /** The scenario's own database. */
+  databaseUrl: string;
+  /** The nemesis log: every fault, with its target and real time. */
+  nemesis: HistoryWriter;
+  quick: boolean;
+  log: (message: string) => void;
+}
+
+export interface Scenario {
+  id: number;
+  name: string;
+  /** Cluster settings that differ from the defaults. */
+  cluster?: Partial<Omit<ClusterConfig, "dir" | "databaseUrl">>;
+  /** Fires, faults and waits; resolves once every fire was answered (the drain follows). */
+  run(run: ScenarioRun): Promise<Measured>;
+}
+
+/**
+ * The cluster every scenario starts from. A 3 s lease (renewed every second) is short enough
+ * that a takeover is quick and long enough that a loaded 2-core machine does not lose leases to
+ * scheduling delays; an episode silent for 4 s (longer than a lease, so that its claim has
+ * lapsed) is presumed orphaned, and every worker sweeps every second.
+ */
+export const DEFAULT_CLUSTER = {
+  workers: 4,
+  leaseSeconds: 3,
+  pollIntervalMs: 1_000,
+  recoveryDelayMs: 1_000,
+  recoveryIntervalMs: 1_000,
+  staleAfterMs: 4_000,
+} as const;
