@@ -27,3 +27,8 @@ export {
   type FinishEpisodeOptions,
   type FinishEpisodeResult,
 } from "./finish-episode";
+export {
+  startEpisodes,
+  type StartEpisodesOptions,
+  type StartEpisodesOutcome,
+} from "./start-episodes";
