@@ -2,7 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { ROLES, ZRole } from "@/server/auth/principal";
+import { ROLES } from "@/server/auth/principal";
+import { ZCreateApiTokenInput } from "@/server/trpc/routers/admin.schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
 import { mutationErrorMessage } from "./mutation-error";
@@ -11,6 +12,7 @@ import { formText } from "@/lib/form-text";
 export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> }) {
   const trpc = useTRPC();
   const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const create = useMutation(
     trpc.admin.tokens.create.mutationOptions({
       onSuccess: async (result) => {
@@ -25,13 +27,17 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
     const form = event.currentTarget;
     const data = new FormData(form);
     setShown(null);
-    create.mutate(
-      {
-        name: formText(data, "name"),
-        role: ZRole.catch("viewer").parse(data.get("role")),
-      },
-      { onSuccess: () => form.reset() },
-    );
+    create.reset();
+    const input = ZCreateApiTokenInput.safeParse({
+      name: formText(data, "name"),
+      role: formText(data, "role"),
+    });
+    if (!input.success) {
+      setInvalid(input.error.issues.map((issue) => issue.message).join(" "));
+      return;
+    }
+    setInvalid(null);
+    create.mutate(input.data, { onSuccess: () => form.reset() });
   };
 
   return (
@@ -54,9 +60,9 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
           {create.isPending ? "Creating…" : "Create token"}
         </button>
       </div>
-      {create.error ? (
-        <div className={styles.formError} role="alert">
-          {mutationErrorMessage(create.error)}
+      {invalid || create.error ? (
+        <div className={styles.formError} role="alert" data-testid="create-token-error">
+          {invalid ?? mutationErrorMessage(create.error)}
         </div>
       ) : null}
       {shown ? (

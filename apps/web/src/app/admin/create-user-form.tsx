@@ -2,7 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { ROLES, ZRole } from "@/server/auth/principal";
+import { ROLES } from "@/server/auth/principal";
+import { ZCreateUserInput } from "@/server/trpc/routers/admin.schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
 import { mutationErrorMessage } from "./mutation-error";
@@ -11,6 +12,8 @@ import { formText } from "@/lib/form-text";
 export function CreateUserForm({ onCreated }: { onCreated: () => Promise<void> }) {
   const trpc = useTRPC();
   const [created, setCreated] = useState<string | null>(null);
+  // The server's schema, checked here first so a typo gets its message without a round trip.
+  const [invalid, setInvalid] = useState<string | null>(null);
   const create = useMutation(
     trpc.admin.users.create.mutationOptions({
       onSuccess: async (user) => {
@@ -25,15 +28,19 @@ export function CreateUserForm({ onCreated }: { onCreated: () => Promise<void> }
     const form = event.currentTarget;
     const data = new FormData(form);
     setCreated(null);
-    create.mutate(
-      {
-        email: formText(data, "email"),
-        name: formText(data, "name"),
-        password: formText(data, "password"),
-        role: ZRole.catch("viewer").parse(data.get("role")),
-      },
-      { onSuccess: () => form.reset() },
-    );
+    create.reset();
+    const input = ZCreateUserInput.safeParse({
+      email: formText(data, "email"),
+      name: formText(data, "name"),
+      password: formText(data, "password"),
+      role: formText(data, "role"),
+    });
+    if (!input.success) {
+      setInvalid(input.error.issues.map((issue) => issue.message).join(" "));
+      return;
+    }
+    setInvalid(null);
+    create.mutate(input.data, { onSuccess: () => form.reset() });
   };
 
   return (
@@ -67,9 +74,9 @@ export function CreateUserForm({ onCreated }: { onCreated: () => Promise<void> }
           {create.isPending ? "Adding…" : "Add user"}
         </button>
       </div>
-      {create.error ? (
-        <div className={styles.formError} role="alert">
-          {mutationErrorMessage(create.error)}
+      {invalid || create.error ? (
+        <div className={styles.formError} role="alert" data-testid="create-user-error">
+          {invalid ?? mutationErrorMessage(create.error)}
         </div>
       ) : null}
       {created ? (

@@ -12,7 +12,7 @@ export function SignInForm({ next }: { next: string }) {
     <form action={formAction} className={styles.form} noValidate>
       <input type="hidden" name="next" value={next} />
       {state.error ? (
-        <div className={styles.error} role="alert">
+        <div className={styles.error} role="alert" data-testid="sign-in-error">
           {state.error}
         </div>
       ) : null}

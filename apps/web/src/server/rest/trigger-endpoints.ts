@@ -24,6 +24,9 @@ import {
 } from "./trigger-endpoints.schema";
 import type { TTriggerServices } from "./trigger-services";
 
+const runtimeNotRunning = (): Promise<never> =>
+  Promise.reject(new CycliumError("shutdown", "The console's trigger runtime is not running."));
+
 export interface TTriggerEndpointDeps extends TRestDeps {
   getTriggerServices: () => TTriggerServices | null;
 }
@@ -95,10 +98,9 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
         params: ZTriggerParams,
         handle: async (call) => {
           const body = await readJsonBody(call.request, ZFireTriggerBody);
-          const services = deps.getTriggerServices();
-          if (services === null) {
-            throw new CycliumError("shutdown", "The console's trigger runtime is not running.");
-          }
+          // Without the runtime an unknown (404) or paused (409) trigger is still answered as
+          // such; only a fire that would start a workflow fails, with 503.
+          const services = deps.getTriggerServices() ?? { startWorkflow: runtimeNotRunning };
           return audited(auditContext(call), auditWhat("triggers.fire", call.params), (tx) =>
             fireTrigger({
               db: tx,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MIN_PASSWORD_LENGTH } from "../../auth/password";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../auth/password-policy";
 import { ZRole } from "../../auth/principal";
 
 const ZUserId = z.uuid("Unknown user id.");
@@ -20,7 +20,7 @@ export const ZCreateUserInput = z.object({
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
-    .max(1024),
+    .max(MAX_PASSWORD_LENGTH),
   role: ZRole,
 });
 export type TCreateUserInput = z.infer<typeof ZCreateUserInput>;
