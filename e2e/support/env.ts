@@ -2,21 +2,41 @@
 // publishes what it started through variables, which Playwright's worker processes inherit.
 const BASE_URL = "CYCLIUM_E2E_BASE_URL";
 const DATABASE_URL = "CYCLIUM_E2E_DATABASE_URL";
+const WORKER_URL = "CYCLIUM_E2E_WORKER_URL";
 
 /** A PostgreSQL server chosen by the developer or CI; unset means the embedded test server. */
 export function configuredDatabaseUrl(): string | undefined {
   return process.env.DATABASE_URL || undefined;
 }
 
-export function publishE2eTargets(targets: { baseUrl: string; databaseUrl: string }): void {
+export function publishE2eTargets(targets: {
+  baseUrl: string;
+  databaseUrl: string;
+  workerUrl: string;
+}): void {
   process.env[BASE_URL] = targets.baseUrl;
   process.env[DATABASE_URL] = targets.databaseUrl;
+  process.env[WORKER_URL] = targets.workerUrl;
+}
+
+function published(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is unset: run the tests through playwright.config.ts`);
+  return value;
+}
+
+/** The console under test, e.g. `http://127.0.0.1:41234`. */
+export function e2eBaseUrl(): string {
+  return published(BASE_URL);
+}
+
+/** The full-mode worker of the run (`/healthz`, `/metrics`). */
+export function e2eWorkerUrl(): string {
+  return published(WORKER_URL);
 }
 
 export function e2eDatabaseUrl(): string {
-  const url = process.env[DATABASE_URL];
-  if (!url) throw new Error(`${DATABASE_URL} is unset: run the tests through playwright.config.ts`);
-  return url;
+  return published(DATABASE_URL);
 }
 
 /**

@@ -3,7 +3,10 @@ import path from "node:path";
 export const e2eRoot = path.resolve(import.meta.dirname, "..");
 export const repoRoot = path.resolve(e2eRoot, "..");
 export const webRoot = path.join(repoRoot, "apps/web");
+export const workerRoot = path.join(repoRoot, "apps/worker");
 export const logsDir = path.join(e2eRoot, ".logs");
 export const screenshotsDir = path.join(e2eRoot, "screenshots");
+/** Signed-in browser states, one file per role, written by the `authStates` fixture. */
+export const authDir = path.join(e2eRoot, ".auth");
 /** Next.js CLI of the web app (its package scripts call the same binary). */
 export const nextBin = path.join(webRoot, "node_modules/next/dist/bin/next");

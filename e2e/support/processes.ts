@@ -1,4 +1,4 @@
-// Real processes for the e2e suite: the web app now, workers later. Each child leads its own
+// Real processes for the e2e suite: the web app and full-mode workers. Each child leads its own
 // process group (detached), so stopping it also stops whatever it spawned, and every child is
 // SIGKILLed if the test runner itself exits without running the teardown.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { childProcessEnv } from "./env";
-import { logsDir, nextBin, webRoot } from "./paths";
+import { logsDir, nextBin, webRoot, workerRoot } from "./paths";
 
 export interface ManagedProcess {
   name: string;
@@ -151,4 +151,44 @@ export async function startWeb(options: {
     throw error;
   }
   return { ...web, baseUrl };
+}
+
+/** The fixed identity of the e2e worker: specs look it up on the actors & modes page. */
+export const E2E_WORKER_IDENTITY = "worker-e2e-1";
+
+/**
+ * A full-mode worker as deployed (apps/worker/src/main.ts under `node --import tsx`, no pnpm or
+ * shell in between so SIGTERM reaches it), polling deferred trigger requests every 500 ms so a
+ * fire from the console runs within a second instead of the default 5 s.
+ */
+export async function startWorker(options: {
+  databaseUrl: string;
+  identity?: string;
+  env?: Record<string, string>;
+}): Promise<ManagedProcess & { baseUrl: string; identity: string }> {
+  const port = await freePort();
+  const identity = options.identity ?? E2E_WORKER_IDENTITY;
+  const worker = startProcess({
+    name: identity,
+    command: process.execPath,
+    args: ["--import", "tsx", "src/main.ts"],
+    cwd: workerRoot,
+    env: {
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      CYCLIUM_MODE: "full",
+      CYCLIUM_NODE_IDENTITY: identity,
+      CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "500",
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${baseUrl}/healthz`, worker);
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+  return { ...worker, baseUrl, identity };
 }
