@@ -32,3 +32,4 @@ export {
   type StartEpisodesOptions,
   type StartEpisodesOutcome,
 } from "./start-episodes";
+export { endEpisodes, type EndEpisodesOutcome, type EpisodeEnd } from "./end-episodes";

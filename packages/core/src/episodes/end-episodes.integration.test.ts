@@ -1,0 +1,193 @@
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ClaimFence } from "../claims/index";
+import { createEpisode } from "./create-episode";
+import { endEpisodes, type EpisodeEnd } from "./end-episodes";
+import { startEpisodes } from "./start-episodes";
+
+let db: TestDatabase;
+let serial = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+/** A running episode with its claim held by n1 and a claimed trigger request. */
+async function runningEpisode(): Promise<{ id: string; fence: ClaimFence; requestId: string }> {
+  serial += 1;
+  const key = `manual:a:run:${serial}`;
+  const created = await createEpisode(
+    {
+      actorId: "a",
+      expectationId: "run",
+      triggerType: "manual",
+      dedupeKey: key,
+      sourceNode: "console",
+      sourceStack: null,
+      sourceEnv: null,
+      jitterMs: 0,
+    },
+    db.pool,
+  );
+  if (!created.created) throw new Error("not created");
+  const id = created.episode.id;
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO cyclium_trigger_requests
+       (episode_id, actor_id, expectation_id, status, claimed_by, claimed_at)
+     VALUES ($1, 'a', 'run', 'claimed', 'n1', now()) RETURNING id::text`,
+    [id],
+  );
+  const [started] = await startEpisodes(
+    { owner: "n1", leaseSeconds: 60, episodes: [{ episodeId: id, claimKey: key }] },
+    db.pool,
+  );
+  if (started?.kind !== "started") throw new Error("not started");
+  return {
+    id,
+    fence: { dedupeKey: key, owner: "n1", attempt: started.attempt },
+    requestId: rows[0]?.id ?? "",
+  };
+}
+
+async function state(episode: { id: string; fence: ClaimFence; requestId: string }) {
+  const { rows } = await db.pool.query<{
+    status: string;
+    result: unknown;
+    turns_used: number;
+    steps: number;
+    claim: string;
+    request: string;
+  }>(
+    `SELECT e.status, e.result, e.turns_used,
+            (SELECT count(*)::int FROM cyclium_episode_steps s WHERE s.episode_id = e.id) AS steps,
+            (SELECT state FROM cyclium_work_claims WHERE dedupe_key = $2) AS claim,
+            (SELECT status FROM cyclium_trigger_requests WHERE id = $3) AS request
+       FROM cyclium_episodes e WHERE e.id = $1`,
+    [episode.id, episode.fence.dedupeKey, episode.requestId],
+  );
+  return rows[0];
+}
+
+function end(
+  episode: { id: string; fence: ClaimFence; requestId: string },
+  extra: Partial<EpisodeEnd> = {},
+): EpisodeEnd {
+  return {
+    episodeId: episode.id,
+    fence: episode.fence,
+    status: "completed",
+    result: { ok: true },
+    finalStep: {
+      attempt: episode.fence.attempt,
+      stepNo: 1,
+      outcome: "done",
+      data: null,
+      turns: 2,
+      tokens: 5,
+      durationMs: 1.4,
+    },
+    triggerRequestId: episode.requestId,
+    ...extra,
+  };
+}
+
+describe("endEpisodes", () => {
+  it("writes step, status, claim, request and event of a batch in one statement", async () => {
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    const received: string[] = [];
+    listener.on("notification", (message) => received.push(message.payload ?? ""));
+    await listener.query("LISTEN end_episodes_test");
+    try {
+      const a = await runningEpisode();
+      const b = await runningEpisode();
+      const outcomes = await endEpisodes(
+        {
+          node: "n1",
+          ends: [
+            end(a, { notify: { channel: "end_episodes_test", payload: `ended ${a.id}` } }),
+            end(b, {
+              status: "failed",
+              result: undefined,
+              errorClass: "boom",
+              errorMessage: "it broke",
+              notify: { channel: "end_episodes_test", payload: `ended ${b.id}` },
+            }),
+          ],
+        },
+        db.pool,
+      );
+      expect(outcomes[0]).toMatchObject({ kind: "ended", episode: { status: "completed" } });
+      expect(outcomes[1]).toMatchObject({
+        kind: "ended",
+        episode: { status: "failed", errorClass: "boom", errorMessage: "it broke" },
+      });
+      expect(await state(a)).toEqual({
+        status: "completed",
+        result: { ok: true },
+        turns_used: 2,
+        steps: 1,
+        claim: "done",
+        request: "completed",
+      });
+      expect(await state(b)).toMatchObject({ status: "failed", claim: "done", steps: 1 });
+      await expect.poll(() => received.sort()).toEqual([`ended ${a.id}`, `ended ${b.id}`].sort());
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it("writes nothing for a zombie whose claim moved on", async () => {
+    const episode = await runningEpisode();
+    await db.pool.query(
+      "UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1 WHERE dedupe_key = $1",
+      [episode.fence.dedupeKey],
+    );
+    const [outcome] = await endEpisodes({ node: "n1", ends: [end(episode)] }, db.pool);
+    expect(outcome).toEqual({ kind: "fenced" });
+    expect(await state(episode)).toEqual({
+      status: "running",
+      result: null,
+      turns_used: 0,
+      steps: 0,
+      claim: "claimed",
+      request: "claimed",
+    });
+  });
+
+  it("leaves an episode cancelled meanwhile alone but frees its claim and request", async () => {
+    const episode = await runningEpisode();
+    await db.pool.query("UPDATE cyclium_episodes SET status = 'cancelled' WHERE id = $1", [
+      episode.id,
+    ]);
+    const [outcome] = await endEpisodes(
+      { node: "n1", ends: [end(episode, { notify: { channel: "never", payload: "x" } })] },
+      db.pool,
+    );
+    expect(outcome).toEqual({ kind: "not_running" });
+    expect(await state(episode)).toMatchObject({
+      status: "cancelled",
+      steps: 1,
+      claim: "done",
+      request: "completed",
+    });
+  });
+
+  it("ends an episode without a claim when claims are off", async () => {
+    const episode = await runningEpisode();
+    const [outcome] = await endEpisodes(
+      { node: "n1", ends: [end(episode, { fence: null, triggerRequestId: undefined })] },
+      db.pool,
+    );
+    expect(outcome).toMatchObject({ kind: "ended" });
+    expect(await state(episode)).toMatchObject({
+      status: "completed",
+      claim: "claimed",
+      request: "claimed",
+    });
+  });
+});
