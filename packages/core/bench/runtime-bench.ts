@@ -171,6 +171,8 @@ async function main() {
   const url = new URL(database.url);
   url.pathname = `/${scratch}`;
   const db = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  // DROP DATABASE ... WITH (FORCE) at the end terminates whatever is still connected.
+  db.on("error", () => undefined);
   try {
     await migrate({ url: url.toString(), migrationsDir });
     const version = await db.query<{ server_version: string }>("SHOW server_version");
