@@ -18,6 +18,7 @@ const database = await resolveDatabase({
 });
 const children: ChildProcess[] = [];
 let stopping = false;
+let demoAccount: { email: string; password: string } | undefined;
 
 async function stopAll(code: number) {
   if (stopping) return;
@@ -39,6 +40,7 @@ try {
     `database ready (${result.applied.length} migration(s) applied now, ${result.alreadyApplied.length} before)`,
   );
   await seed(database.url);
+  demoAccount = await ensureDemoAccount(database.url);
   if (!dev && webBuildIsStale()) {
     say("building the console (next build)…");
     await run("pnpm", ["--filter", "@cyclium/web", "build"]);
@@ -70,6 +72,7 @@ await waitForHttp(`http://127.0.0.1:${webPort}/api/health`);
 if (!stopping) {
   say(`worker  http://127.0.0.1:${workerPort}/healthz`);
   say(`console http://localhost:${webPort}  (Ctrl-C stops everything)`);
+  if (demoAccount) say(`sign in as ${demoAccount.email} / ${demoAccount.password} (operator)`);
 }
 
 function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
@@ -146,6 +149,14 @@ function newestMtime(file: string): number {
     newest = Math.max(newest, newestMtime(path.join(file, entry)));
   }
   return newest;
+}
+
+/** The demo operator, with a fresh random password each start (apps/web owns the accounts). */
+async function ensureDemoAccount(url: string) {
+  const { ensureDemoOperatorAt } = (await import(
+    path.join(repoRoot, "apps/web/src/server/auth/demo-users.ts")
+  )) as { ensureDemoOperatorAt: (url: string) => Promise<{ email: string; password: string }> };
+  return ensureDemoOperatorAt(url);
 }
 
 /** Demo data for a first look: filled in by the runtime and console once they exist. */

@@ -1,4 +1,5 @@
 import type { Queryable } from "@cyclium/core/db";
+import pg from "pg";
 import { generateSecretToken } from "./secret-token";
 import { ensureUser } from "./users/users";
 
@@ -20,4 +21,16 @@ export async function ensureDemoOperator(
     role: "operator",
   });
   return { email: DEMO_OPERATOR_EMAIL, password };
+}
+
+/** For `pnpm start` (scripts/start.ts), which has a database URL rather than a pool. */
+export async function ensureDemoOperatorAt(
+  databaseUrl: string,
+): Promise<{ email: string; password: string }> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    return await ensureDemoOperator(pool);
+  } finally {
+    await pool.end();
+  }
 }
