@@ -24,7 +24,9 @@ export { PostgresWorkClaims, type PostgresWorkClaimsOptions } from "./postgres-w
 export { reclaimExpiredClaims } from "./reclaim-expired-claims";
 export { renewClaim } from "./renew-claim";
 export {
+  runWithAcquiredClaim,
   runWithClaim,
+  type AcquiredClaim,
   type ClaimedWork,
   type RunWithClaimOptions,
   type RunWithClaimResult,

@@ -4,7 +4,7 @@ import { Telemetry, type TelemetryEvent } from "../telemetry/index";
 import { createWorkClaims } from "./create-work-claims";
 import { startHeartbeat } from "./heartbeat";
 import { MemoryWorkClaims } from "./memory-work-claims";
-import { runWithClaim } from "./run-with-claim";
+import { runWithAcquiredClaim, runWithClaim } from "./run-with-claim";
 
 describe("runWithClaim with in-memory claims", () => {
   it("marks the claim done when the work returns", async () => {
@@ -46,6 +46,25 @@ describe("runWithClaim with in-memory claims", () => {
       state: "failed",
       errorDetail: "Error: strategy blew up",
     });
+  });
+
+  it("runs work under a claim acquired elsewhere and skips the complete its work released", async () => {
+    const claims = new MemoryWorkClaims();
+    const acquired = await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 5 });
+    if (!acquired.ok) throw new Error("busy");
+    const options = { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 5 };
+    const start = { ...acquired, leaseStartedAt: performance.now() };
+    const released = await runWithAcquiredClaim(options, start, ({ markReleased }) => {
+      markReleased();
+      return Promise.resolve("ran");
+    });
+    expect(released).toEqual({ status: "done", value: "ran", released: true });
+    expect(claims.get("k")?.state).toBe("claimed");
+    const completed = await runWithAcquiredClaim(options, start, ({ attempt }) =>
+      Promise.resolve(attempt),
+    );
+    expect(completed).toEqual({ status: "done", value: 1, released: true });
+    expect(claims.get("k")?.state).toBe("done");
   });
 
   it("emits the claim events it is given a telemetry for", async () => {

@@ -20,6 +20,20 @@ export interface ClaimedWork {
   attempt: number;
   stolen: boolean;
   fence: ClaimFence | null;
+  /**
+   * The work's own final write marked the claim `done` (in the same transaction as the result):
+   * no separate complete is sent when it returns.
+   */
+  markReleased: () => void;
+}
+
+/** A claim the caller acquired itself (e.g. many at once with the episodes they start). */
+export interface AcquiredClaim {
+  attempt: number;
+  stolen: boolean;
+  fence: ClaimFence | null;
+  /** `performance.now()` just before the acquire was sent (see HeartbeatOptions). */
+  leaseStartedAt: number;
 }
 
 export type RunWithClaimResult<T> =
@@ -38,13 +52,26 @@ export async function runWithClaim<T>(
   options: RunWithClaimOptions,
   work: (claimed: ClaimedWork) => Promise<T>,
 ): Promise<RunWithClaimResult<T>> {
+  const leaseStartedAt = performance.now();
+  const acquired = await options.claims.acquire({
+    dedupeKey: options.dedupeKey,
+    owner: options.owner,
+    leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+  });
+  if (!acquired.ok) return { status: "busy" };
+  return runWithAcquiredClaim(options, { ...acquired, leaseStartedAt }, work);
+}
+
+/** runWithClaim after the acquire: heartbeat while `work` runs, then `done` or `failed`. */
+export async function runWithAcquiredClaim<T>(
+  options: RunWithClaimOptions,
+  acquired: AcquiredClaim,
+  work: (claimed: ClaimedWork) => Promise<T>,
+): Promise<Extract<RunWithClaimResult<T>, { status: "done" }>> {
   const { claims, dedupeKey, owner } = options;
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const logger = options.logger ?? silentLogger;
-  const leaseStartedAt = performance.now();
-  const acquired = await claims.acquire({ dedupeKey, owner, leaseSeconds });
-  if (!acquired.ok) return { status: "busy" };
-  const { attempt } = acquired;
+  const { attempt, leaseStartedAt } = acquired;
 
   // Passthrough claims have nothing to renew: no timers, no queries.
   const heartbeat =
@@ -63,9 +90,19 @@ export async function runWithClaim<T>(
         });
   const signal = heartbeat?.signal ?? options.signal ?? NEVER_ABORTED;
 
+  let releasedByWork = false;
+  const markReleased = (): void => {
+    releasedByWork = true;
+  };
   let value: T;
   try {
-    value = await work({ signal, attempt, stolen: acquired.stolen, fence: acquired.fence });
+    value = await work({
+      signal,
+      attempt,
+      stolen: acquired.stolen,
+      fence: acquired.fence,
+      markReleased,
+    });
   } catch (error) {
     heartbeat?.stop();
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -78,6 +115,7 @@ export async function runWithClaim<T>(
     throw error;
   }
   heartbeat?.stop();
+  if (releasedByWork) return { status: "done", value, released: true };
   const released = await claims.complete({ dedupeKey, owner, attempt });
   return { status: "done", value, released: released.ok };
 }
