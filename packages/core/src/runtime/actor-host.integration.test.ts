@@ -209,3 +209,35 @@ describe("ActorHost with the local runner", () => {
     ).rejects.toThrow("is disabled");
   });
 });
+
+describe("episodeOverflow", () => {
+  const bounded = (overflow: "drop" | "shed_oldest") =>
+    actor(`bounded_${overflow}`, stepsStrategy, {
+      maxConcurrentEpisodes: 1,
+      maxQueuedEpisodes: 1,
+      episodeOverflow: overflow,
+    });
+
+  it("shed_oldest cancels the oldest queued episode with a reason; drop creates none", async () => {
+    const { host } = startHost([bounded("shed_oldest"), bounded("drop")]);
+    const long = { steps: 0, stepMs: 50 };
+    await fired(host, "bounded_shed_oldest", long);
+    const oldest = await fired(host, "bounded_shed_oldest");
+    const newest = await fired(host, "bounded_shed_oldest");
+    const shed = await settled(oldest);
+    expect(shed).toMatchObject({ status: "cancelled", error_class: "shed" });
+    expect(shed.error_message).toContain("maxQueuedEpisodes 1");
+    expect(host.queuedCount("bounded_shed_oldest")).toBe(1);
+    expect((await episode(newest)).status).toBe("pending");
+
+    await fired(host, "bounded_drop", long);
+    await fired(host, "bounded_drop");
+    await expect(
+      host.fire({ actorId: "bounded_drop", expectationId: "run", triggerType: "manual" }),
+    ).rejects.toThrow('episodeOverflow "drop"');
+    const rows = await db.pool.query(
+      "SELECT 1 FROM cyclium_episodes WHERE actor_id = 'bounded_drop'",
+    );
+    expect(rows.rowCount).toBe(2);
+  });
+});
