@@ -113,6 +113,20 @@ describe("PgBus on PostgreSQL", () => {
     }
   });
 
+  it("hands out the inline NOTIFY of an event for a caller's own statement", async () => {
+    const bus = await startBus("inline-node");
+    const received = collect(bus, "episode.completed");
+    const notification = bus.inlineNotification("episode.completed", { n: 7 });
+    if (notification === undefined) throw new Error("no inline notification");
+    expect(notification.channel).toBe(BUS_CHANNEL);
+    await db.pool.query("SELECT pg_notify($1, $2)", [notification.channel, notification.payload]);
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    expect(received[0]).toMatchObject({ payload: { n: 7 }, source: "inline-node" });
+    expect(bus.inlineNotification("episode.completed", { blob: "x".repeat(9_000) })).toBe(
+      undefined,
+    );
+  });
+
   it("reconnects and re-LISTENs after its backend is terminated, and logs it", async () => {
     const warnings: string[] = [];
     const infos: string[] = [];

@@ -122,6 +122,16 @@ export class PgBus implements Bus {
     return event;
   }
 
+  inlineNotification<P>(
+    topic: string,
+    payload: P,
+  ): { channel: string; payload: string } | undefined {
+    if (this.#closed) return undefined;
+    const eventJson = serializeEvent(createBusEvent(topic, payload, this.#nodeIdentity));
+    if (Buffer.byteLength(eventJson, "utf8") > this.#maxInlineBytes) return undefined;
+    return { channel: BUS_CHANNEL, payload: eventJson };
+  }
+
   subscribe(topic: string, handler: BusHandler): Unsubscribe {
     return this.#registry.subscribe(topic, handler);
   }

@@ -31,6 +31,15 @@ export const ALL_TOPICS = "*";
 
 export interface Bus {
   publish<P>(topic: string, payload: P, opts?: PublishOptions): Promise<BusEvent<P>>;
+  /**
+   * The NOTIFY that publishing this event would send, for a caller that sends it inside its own
+   * statement (delivered on commit). Undefined when this bus does not publish through NOTIFY or
+   * the event is too large to travel inline: then use publish().
+   */
+  inlineNotification?<P>(
+    topic: string,
+    payload: P,
+  ): { channel: string; payload: string } | undefined;
   subscribe(topic: string, handler: BusHandler): Unsubscribe;
   close(): Promise<void>;
 }
