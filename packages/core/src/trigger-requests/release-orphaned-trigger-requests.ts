@@ -12,6 +12,12 @@ export interface ReleaseOrphanedTriggerRequestsOptions {
  * `pending` for another node. A claimer that died before starting the episode would otherwise
  * strand it: recovery only sweeps `running` episodes. A claimer that is merely slow still holds
  * the episode's work claim when it finally runs it, so a re-dispatch cannot run it twice.
+ *
+ * "Gone" includes a claimer whose identity is alive again in a newer process: with a static
+ * CYCLIUM_NODE_IDENTITY a killed worker comes back under the same name within seconds, beats,
+ * and would otherwise keep its dead predecessor's requests claimed forever (found by the fault
+ * suite's kill -9 scenario). Registration resets `started_at`, so a claim older than the
+ * claimer's current start was made by a process that no longer exists.
  */
 export async function releaseOrphanedTriggerRequests(
   options: ReleaseOrphanedTriggerRequestsOptions,
@@ -26,6 +32,7 @@ export async function releaseOrphanedTriggerRequests(
                      WHERE e.id = r.episode_id AND e.status = 'pending')
         AND NOT EXISTS (SELECT 1 FROM cyclium_nodes n
                          WHERE n.identity = r.claimed_by AND n.status = 'running'
+                           AND n.started_at <= r.claimed_at
                            AND n.last_seen_at > now() - make_interval(secs => $1 / 1000.0))`,
     [options.nodeSilenceMs, options.minClaimAgeMs],
   );

@@ -141,7 +141,9 @@ describe("expiry and orphans", () => {
   it("puts requests claimed by a node that is gone back to pending, not those of a live node", async () => {
     const [dead, live] = await defer(writer(), "a", 2);
     await db.pool.query(
-      `INSERT INTO cyclium_nodes (identity, kind, mode, last_seen_at) VALUES ('live', 'worker', 'full', now()), ('dead', 'worker', 'full', now() - interval '1 hour')`,
+      `INSERT INTO cyclium_nodes (identity, kind, mode, started_at, last_seen_at)
+       VALUES ('live', 'worker', 'full', now() - interval '1 hour', now()),
+              ('dead', 'worker', 'full', now() - interval '2 hours', now() - interval '1 hour')`,
     );
     await db.pool.query(
       "UPDATE cyclium_trigger_requests SET status = 'claimed', claimed_by = CASE WHEN id = $1 THEN 'dead' ELSE 'live' END, claimed_at = now() - interval '1 minute'",
@@ -159,6 +161,36 @@ describe("expiry and orphans", () => {
     expect(rows.rows).toEqual([
       { id: dead, status: "pending" },
       { id: live, status: "claimed" },
+    ]);
+  });
+  it("puts back the requests of a node that restarted under the same identity", async () => {
+    const [before, after] = await defer(writer(), "a", 2);
+    // A static identity: the claim of the killed process, then its successor's registration
+    // (started_at reset) and a claim of its own.
+    await db.pool.query(
+      "UPDATE cyclium_trigger_requests SET status = 'claimed', claimed_by = 'w', claimed_at = now() - interval '1 minute' WHERE id = $1",
+      [before],
+    );
+    await db.pool.query(
+      `INSERT INTO cyclium_nodes (identity, kind, mode, started_at, last_seen_at)
+       VALUES ('w', 'worker', 'full', now() - interval '40 seconds', now())`,
+    );
+    await db.pool.query(
+      "UPDATE cyclium_trigger_requests SET status = 'claimed', claimed_by = 'w', claimed_at = now() - interval '30 seconds' WHERE id = $1",
+      [after],
+    );
+    expect(
+      await releaseOrphanedTriggerRequests(
+        { nodeSilenceMs: 15_000, minClaimAgeMs: 15_000 },
+        db.pool,
+      ),
+    ).toBe(1);
+    const rows = await db.pool.query<{ id: string; status: string }>(
+      "SELECT id::text, status FROM cyclium_trigger_requests ORDER BY id",
+    );
+    expect(rows.rows).toEqual([
+      { id: before, status: "pending" },
+      { id: after, status: "claimed" },
     ]);
   });
 });
