@@ -61,6 +61,13 @@ export interface StrategyContext {
    * outside cyclium's tables (SPEC 12, "fence before side effects"); always true without claims.
    */
   holdsClaim(): Promise<boolean>;
+  /**
+   * Saves `state` as the episode's checkpoint for this step, tagged with `phase` and the
+   * strategy's `checkpointVersion` (SPEC 12). A `restart` recovery resumes from the newest one
+   * with step `stepNo + 1` instead of running `init` again. The state must survive JSON. Fenced:
+   * resolves `false` (nothing saved) once this node no longer holds the claim.
+   */
+  checkpoint(phase: string, state: unknown): Promise<boolean>;
 }
 
 /**
@@ -70,6 +77,16 @@ export interface StrategyContext {
  * input be registered where a strategy for `unknown` input is expected.
  */
 export interface Strategy<TInput = unknown, TState = unknown, TResult = unknown> {
+  /** The schema version written with checkpoints; 1 when absent. Bump it when the state changes. */
+  readonly checkpointVersion?: number;
+  /**
+   * Turns a checkpoint written by an older `checkpointVersion` into today's state; return
+   * undefined (or throw) when it cannot, and the restarted episode runs `init` again instead.
+   */
+  migrateCheckpoint?(
+    state: unknown,
+    fromVersion: number,
+  ): TState | undefined | Promise<TState | undefined>;
   init(ctx: StrategyContext, input: TInput): TState | Promise<TState>;
   step(
     state: TState,

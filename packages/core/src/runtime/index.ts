@@ -33,3 +33,15 @@ export {
   publishEpisodeEvent,
   type TEpisodeEvent,
 } from "./episode-events";
+export {
+  checkpointVersionOf,
+  deleteCheckpoints,
+  listCheckpoints,
+  loadNewestCheckpoint,
+  resolveResume,
+  saveCheckpoint,
+  ZListCheckpointsInput,
+  type Checkpoint,
+  type ResumePoint,
+  type TListCheckpointsInput,
+} from "./checkpoints/index";

@@ -6,6 +6,7 @@ import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { startEpisode } from "../episodes/start-episode";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { RUNTIME_ERROR_CLASSES } from "./error-classes";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { writeEpisodeEnd } from "./write-episode-end";
@@ -101,6 +102,11 @@ export class LocalRunner {
     logger.debug({ ...meta, attempt: claimed.attempt }, "episode started");
 
     const resolved = this.#resolve(episode);
+    const checkpoints = new EpisodeCheckpoints(episode, fence, db);
+    const resumeFrom =
+      "error" in resolved
+        ? undefined
+        : await checkpoints.resumePoint(resolved.strategy, { nodeIdentity, logger });
     const outcome: StepLoopOutcome =
       "error" in resolved
         ? { kind: "failed", errorClass: resolved.error, message: resolved.message }
@@ -113,6 +119,9 @@ export class LocalRunner {
             signal: claimed.signal,
             isDraining: this.options.isDraining,
             holdsClaim: () => (fence === null ? Promise.resolve(true) : checkFence(fence, db)),
+            checkpoint: (phase, state, stepNo) =>
+              checkpoints.save(resolved.strategy, phase, state, stepNo),
+            resumeFrom,
             recovered: runOptions.recovered ?? false,
             resume: runOptions.resume,
             db,
@@ -131,8 +140,11 @@ export class LocalRunner {
       case "fenced":
         return { status: "left_running", reason: "fenced" };
       case "completed":
-      case "failed":
-        return this.#finish(episode, outcome, claimed);
+      case "failed": {
+        const result = await this.#finish(episode, outcome, claimed);
+        if (result.status === "completed") await checkpoints.discard(logger);
+        return result;
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import { appendStep, type Episode } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { exhaustedBudget, remainingWallMs } from "./budget-check";
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
+import type { ResumePoint } from "./checkpoints/index";
 import { guardedCall } from "./guarded-call";
 import { checkStepResult } from "./step-result";
 
@@ -22,6 +23,10 @@ export interface RunStepLoopOptions {
   /** True once the node drains: the step in progress finishes, no further step starts. */
   isDraining: () => boolean;
   holdsClaim: () => Promise<boolean>;
+  /** Saves a checkpoint taken during step `stepNo` (fenced); absent = checkpoints not kept. */
+  checkpoint?: (phase: string, state: unknown, stepNo: number) => Promise<boolean>;
+  /** A restarted episode's newest checkpoint: `init` is skipped, steps go on after it. */
+  resumeFrom?: ResumePoint | undefined;
   recovered: boolean;
   resume: unknown;
   db: Queryable;
@@ -80,6 +85,8 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     db: options.db,
     logger,
     holdsClaim: options.holdsClaim,
+    checkpoint: (phase, state) =>
+      options.checkpoint ? options.checkpoint(phase, state, stepNo) : Promise.resolve(false),
   });
   const wallExceeded = (during: string): StepLoopOutcome => {
     const message = `wall-time budget of ${budget.maxWallMs} ms exhausted during ${during}`;
@@ -87,17 +94,24 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     return { kind: "failed", errorClass: BUDGET, message };
   };
 
-  const init = await guardedCall(
-    () => strategy.init(context(0), episode.input),
-    options.signal,
-    remainingWallMs(budget, elapsed()),
-  );
-  if (init.kind === "aborted") return { kind: "aborted", reason: init.reason };
-  if (init.kind === "wall_exceeded") return wallExceeded("init");
-  if (init.kind === "threw") return { kind: "failed", ...initFailure(describeThrown(init.error)) };
-  let state = init.value;
+  let state: unknown;
+  const resumeFrom = options.resumeFrom;
+  if (resumeFrom === undefined) {
+    const init = await guardedCall(
+      () => strategy.init(context(0), episode.input),
+      options.signal,
+      remainingWallMs(budget, elapsed()),
+    );
+    if (init.kind === "aborted") return { kind: "aborted", reason: init.reason };
+    if (init.kind === "wall_exceeded") return wallExceeded("init");
+    if (init.kind === "threw")
+      return { kind: "failed", ...initFailure(describeThrown(init.error)) };
+    state = init.value;
+  } else {
+    state = resumeFrom.state;
+  }
 
-  for (let stepNo = 1; ; stepNo += 1) {
+  for (let stepNo = (resumeFrom?.checkpointNumber ?? 0) + 1; ; stepNo += 1) {
     if (options.signal.aborted) return { kind: "aborted", reason: options.signal.reason };
     if (options.isDraining()) return { kind: "interrupted", stepsDone: stepNo - 1 };
     const exhausted = exhaustedBudget(budget, { ...usage, elapsedMs: elapsed() });

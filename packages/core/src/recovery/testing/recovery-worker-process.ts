@@ -51,6 +51,24 @@ const trackedSteps: Strategy<unknown, State> = {
   },
 };
 
+/** Six steps, a checkpoint at step 3 (SPEC 12): a restart resumes with step 4, not init. */
+const checkpointed: Strategy<unknown, { done: number; stepMs: number }> = {
+  init: (ctx, input) => {
+    report({ event: "init", episodeId: ctx.episode.id, attempt: ctx.episode.attempt });
+    const { stepMs = 100 } = (input ?? {}) as { stepMs?: number };
+    return { done: 0, stepMs };
+  },
+  step: async (state, ctx) => {
+    await sleep(state.stepMs, undefined, { signal: ctx.signal });
+    const progressed = { ...state, done: state.done + 1 };
+    report({ event: "step", episodeId: ctx.episode.id, stepNo: ctx.stepNo, done: progressed.done });
+    if (ctx.stepNo === 3) await ctx.checkpoint("after_step_3", progressed);
+    if (progressed.done < 6) return next(progressed);
+    report({ event: "done", episodeId: ctx.episode.id, attempt: ctx.episode.attempt });
+    return done({ steps: progressed.done });
+  },
+};
+
 const maxConcurrentEpisodes = number("MAX_CONCURRENT", 4);
 const actors = [
   defineActor({
@@ -58,6 +76,12 @@ const actors = [
     maxConcurrentEpisodes,
     expectations: [
       { id: "work", strategy: trackedSteps, trigger: { manual: true }, recoveryPolicy: "restart" },
+    ],
+  }),
+  defineActor({
+    identifier: "victim_checkpointed",
+    expectations: [
+      { id: "work", strategy: checkpointed, trigger: { manual: true }, recoveryPolicy: "restart" },
     ],
   }),
   defineActor({
