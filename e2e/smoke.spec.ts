@@ -26,7 +26,9 @@ const screenshot = (name: string) => path.join(screenshotsDir, `${name}.png`);
 // The first test needs the run's database still empty; the others seed it.
 test.describe.configure({ mode: "serial" });
 
-test("overview shows designed empty states on a fresh database", async ({ page }) => {
+test("overview shows designed empty states on a fresh database", async ({ page, db }) => {
+  // Specs that ran before (REST fires, the console's schedules) leave episodes behind.
+  await db.query("TRUNCATE cyclium_episodes CASCADE");
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   for (const status of STATUSES) {

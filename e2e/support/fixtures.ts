@@ -9,8 +9,13 @@ import { E2E_PASSWORD, E2E_ROLES, e2eUserEmail, type TE2eRole } from "./users";
 export type TE2eIdentity = TE2eRole | "anonymous";
 
 /** Signs in through the form, as a person would, and waits for the console to open. */
-export async function signInThroughUi(page: Page, role: TE2eRole, password = E2E_PASSWORD) {
+export async function signInThroughUi(page: Page, role: TE2eRole) {
   await page.goto("/sign-in");
+  await submitSignInForm(page, role);
+}
+
+/** Fills and submits the sign-in form the page shows (keeping its `next`). */
+export async function submitSignInForm(page: Page, role: TE2eRole, password = E2E_PASSWORD) {
   await page.getByLabel("Email").fill(e2eUserEmail(role));
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
