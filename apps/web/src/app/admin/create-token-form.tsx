@@ -6,6 +6,7 @@ import { ROLES } from "@/server/auth/principal";
 import { ZCreateApiTokenInput } from "@/server/trpc/routers/admin.schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
+import { CopyButton } from "./copy-button";
 import { mutationErrorMessage } from "./mutation-error";
 import { formText } from "@/lib/form-text";
 
@@ -71,7 +72,10 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
             Token <strong>{shown.name}</strong> created. Copy it now: it is shown only this once and
             only its hash is stored.
           </div>
-          <code className={styles.secretValue}>{shown.token}</code>
+          <div className={styles.secretRow}>
+            <code className={styles.secretValue}>{shown.token}</code>
+            <CopyButton text={shown.token} />
+          </div>
         </div>
       ) : null}
     </form>
