@@ -59,3 +59,18 @@ export {
   type TriggerKind,
 } from "./trigger";
 export { CRON_MODE, isValidTimezone } from "./validate-schedule";
+export {
+  CircuitBreakerMonitor,
+  EventGate,
+  listCircuitBreakers,
+  readCircuitBreakerState,
+  ZCircuitBreaker,
+  ZEventFilter,
+  type CircuitBreakerListing,
+  type CircuitBreakerState,
+  type CircuitBreakerStateName,
+  type EventGatesConfig,
+  type ReadCircuitBreakerOptions,
+  type TCircuitBreaker,
+  type TEventFilter,
+} from "./gates/index";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Queryable } from "../db/index";
 import type { Logger } from "../telemetry/index";
+import { ZEventGates } from "./gates/event-gates-schema";
 import { validateCronExpression, validateTimezone } from "./validate-schedule";
 
 /** What a poll function gets each time it runs. */
@@ -19,7 +20,11 @@ export type PollOutcome = boolean | null | undefined | { context: Record<string,
 
 export type PollFunction = (ctx: PollContext) => PollOutcome | Promise<PollOutcome>;
 
-export const ZEventTrigger = z.strictObject({ event: z.string().trim().min(1).max(255) });
+/** An event trigger with its optional gates (SPEC 12: filter, cooldown, debounce, breaker). */
+export const ZEventTrigger = z.strictObject({
+  event: z.string().trim().min(1).max(255),
+  ...ZEventGates,
+});
 
 export const ZScheduleTrigger = z.strictObject({
   schedule: z.string().trim().min(1).superRefine(validateCronExpression),

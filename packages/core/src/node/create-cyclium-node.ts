@@ -104,7 +104,17 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     logger,
     telemetry,
   });
-  const triggers = new ExpectationTriggers({ registry, host, bus, modes, db, stack, logger });
+  const triggers = new ExpectationTriggers({
+    registry,
+    host,
+    bus,
+    modes,
+    db,
+    stack,
+    env,
+    telemetry,
+    logger,
+  });
   const context: CycliumNodeContext = {
     db,
     kind,

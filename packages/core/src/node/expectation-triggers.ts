@@ -1,11 +1,11 @@
 import type { ActorDefinition, ActorRegistry, ExpectationDefinition } from "../actors/index";
-import { runsOnStack } from "../actors/index";
+import { EventGate, runsOnStack } from "../actors/index";
 import type { Bus, BusEvent } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { isCycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
-import type { ActorHost, TFireRequest } from "../runtime/index";
-import type { Logger } from "../telemetry/index";
+import type { ActorHost, FireResult, TFireRequest } from "../runtime/index";
+import { defaultTelemetry, type Logger, type Telemetry } from "../telemetry/index";
 import { PollTimer } from "./poll-timer";
 import { ScheduleTimer } from "./schedule-timer";
 
@@ -16,6 +16,9 @@ export interface ExpectationTriggersOptions {
   modes: { effectiveMode(actorId: string): Mode };
   db: Queryable;
   stack: string | null;
+  /** The node's env: the circuit breaker reads this env's episodes. */
+  env?: string | null;
+  telemetry?: Telemetry;
   logger: Logger;
 }
 
@@ -70,18 +73,32 @@ export class ExpectationTriggers {
     const { trigger } = expectation;
     const active = (): boolean => this.#o.modes.effectiveMode(actorId) !== "disabled";
     if ("event" in trigger) {
+      const gate = new EventGate({
+        gates: trigger,
+        actorId,
+        expectationId,
+        env: this.#o.env ?? null,
+        db: this.#o.db,
+        telemetry: this.#o.telemetry ?? defaultTelemetry,
+        logger: this.#o.logger,
+        fire: async ({ id, payload }) => {
+          // Checked again after a debounce: the actor may have been disabled meanwhile.
+          if (!active()) return false;
+          const result = await this.#fire({
+            actorId,
+            expectationId,
+            triggerType: "event",
+            input: payload,
+            event: { id, payload },
+          });
+          return result !== undefined;
+        },
+      });
       const unsubscribe = this.#o.bus.subscribe(trigger.event, async (event: BusEvent) => {
         if (!active()) return;
-        const { id, payload } = event;
-        await this.#fire({
-          actorId,
-          expectationId,
-          triggerType: "event",
-          input: payload,
-          event: { id, payload },
-        });
+        await gate.onEvent(event);
       });
-      return [unsubscribe];
+      return [unsubscribe, () => gate.stop()];
     }
     if ("schedule" in trigger) {
       const timer = new ScheduleTimer({
@@ -120,7 +137,8 @@ export class ExpectationTriggers {
     return [];
   }
 
-  async #fire(request: TFireRequest): Promise<void> {
+  /** The fire's result, or undefined when it could not fire (logged here). */
+  async #fire(request: TFireRequest): Promise<FireResult | undefined> {
     const meta = {
       actor_id: request.actorId,
       expectation_id: request.expectationId,
@@ -129,10 +147,12 @@ export class ExpectationTriggers {
     try {
       const result = await this.#o.host.fire(request);
       this.#o.logger.debug({ ...meta, ...result }, "expectation fired");
+      return result;
     } catch (err) {
       // Stopping, or the actor vanished/was disabled between the trigger and the fire.
       const level = isCycliumError(err) ? "info" : "error";
       this.#o.logger[level]({ err, ...meta }, "expectation trigger could not fire");
+      return undefined;
     }
   }
 }

@@ -25,6 +25,12 @@ export const TELEMETRY_EVENTS = [
   "cyclium.trigger_request.expired",
   "cyclium.trigger.fired",
   "cyclium.trigger.skipped",
+  // core: an event trigger's circuit breaker changed state as this node saw it (SPEC 12).
+  "cyclium.circuit_breaker.opened",
+  "cyclium.circuit_breaker.half_open",
+  "cyclium.circuit_breaker.closed",
+  // core: active findings cleared by the expiry sweep (SPEC 12).
+  "cyclium.findings.expired",
 ] as const;
 
 export type TelemetryEventName = (typeof TELEMETRY_EVENTS)[number];
