@@ -41,6 +41,10 @@ test.describe("anonymous", () => {
     expect(await rest.json()).toMatchObject({ code: "unauthenticated" });
     const session = await request.get("/api/trpc/auth.session");
     expect(session.status()).toBe(200);
+    // The console may not be framed by another site (clickjacking its buttons).
+    const signIn = await request.get("/sign-in");
+    expect(signIn.headers()["x-frame-options"]).toBe("DENY");
+    expect(signIn.headers()["content-security-policy"]).toBe("frame-ancestors 'none'");
   });
 });
 

@@ -6,6 +6,7 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { type ReactNode, useState } from "react";
 import type { AppRouter } from "@/server/trpc/root-router";
 import { makeQueryClient } from "./query-client";
+import { signInOnUnauthorizedLink } from "./sign-in-on-unauthorized-link";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -24,7 +25,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       // Relative URL: hooks only fetch in the browser; the server prefetches via the router.
-      links: [httpBatchLink({ url: "/api/trpc" })],
+      links: [signInOnUnauthorizedLink(), httpBatchLink({ url: "/api/trpc" })],
     }),
   );
   return (

@@ -13,11 +13,15 @@ export async function resolvePrincipal(options: {
   db: Queryable;
   headers: Headers;
   allowApiTokens: boolean;
+  /** Whether the request counts as user activity for the idle timeout (validate-session.ts). */
+  slide?: boolean;
 }): Promise<TPrincipal | null> {
   if (options.allowApiTokens && options.headers.has("authorization")) {
     const bearer = readBearerToken(options.headers);
     return bearer === null ? null : validateApiToken({ db: options.db, token: bearer });
   }
   const session = readSessionToken(options.headers);
-  return session === null ? null : validateSession({ db: options.db, token: session });
+  return session === null
+    ? null
+    : validateSession({ db: options.db, token: session, slide: options.slide });
 }

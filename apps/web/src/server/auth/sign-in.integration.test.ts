@@ -134,6 +134,23 @@ describe("session lifetime", () => {
     await expect(validateSession({ db: database.pool, token })).resolves.toBeNull();
   });
 
+  it("does not slide on background polls", async () => {
+    const token = await signedIn();
+    const id = hashSecretToken(token);
+    await database.pool.query(
+      `UPDATE cyclium_sessions SET last_seen_at = now() - interval '20 minutes' WHERE id = $1`,
+      [id],
+    );
+    await expect(validateSession({ db: database.pool, token, slide: false })).resolves.toEqual(
+      users.operator,
+    );
+    const { rows } = await database.pool.query<{ idle_s: number }>(
+      `SELECT extract(epoch FROM now() - last_seen_at)::float AS idle_s FROM cyclium_sessions WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0]?.idle_s).toBeGreaterThan(19 * 60);
+  });
+
   it("ends at sign-out", async () => {
     const token = await signedIn();
     await signOut({ db: database.pool, token, ip: null });

@@ -13,12 +13,17 @@ interface SessionRow {
 /**
  * The principal behind a session cookie, or null when the session is unknown, past its absolute
  * expiry (expires_at), idle for longer than the idle timeout, or its user is disabled. Timestamps
- * are compared on the database clock, the one every node shares. Valid sessions slide: their
- * last_seen_at is refreshed at most once per SESSION_TOUCH_INTERVAL_MS.
+ * are compared on the database clock, the one every node shares. Valid sessions slide on user
+ * activity: last_seen_at is refreshed at most once per SESSION_TOUCH_INTERVAL_MS.
  */
 export async function validateSession(options: {
   db: Queryable;
   token: string;
+  /**
+   * Whether this request counts as activity (default true). Background polls do not: an open tab
+   * refreshing every 2 s would otherwise keep a walked-away session alive for 12 h.
+   */
+  slide?: boolean;
 }): Promise<TPrincipal | null> {
   const id = hashSecretToken(options.token);
   const { rows } = await options.db.query<SessionRow>(
@@ -36,7 +41,7 @@ export async function validateSession(options: {
   if (row === undefined) return null;
   const role = ZRole.safeParse(row.role);
   if (!role.success) return null;
-  if (row.needs_touch) {
+  if (row.needs_touch && options.slide !== false) {
     await options.db.query(`UPDATE cyclium_sessions SET last_seen_at = now() WHERE id = $1`, [id]);
   }
   return { kind: "user", id: row.user_id, name: row.email, role: role.data };

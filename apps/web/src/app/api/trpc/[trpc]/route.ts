@@ -7,7 +7,8 @@ function handleTrpcRequest(request: Request): Promise<Response> {
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
-    createContext: () => createTrpcContext({ headers: request.headers }),
+    createContext: ({ info }) =>
+      createTrpcContext({ headers: request.headers, slide: info.type === "mutation" }),
     onError({ error, path, type }) {
       // Expected failures (bad input, not found) are answered to the caller; only bugs and
       // infrastructure faults are logged, with the full error the browser never sees.
