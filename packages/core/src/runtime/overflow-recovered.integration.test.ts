@@ -1,0 +1,59 @@
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createEpisode } from "../episodes/index";
+import { silentLogger, Telemetry } from "../telemetry/index";
+import { createHostFixture, stepsStrategy } from "./testing/index";
+
+// SPEC 12: recovered episodes are never dropped or shed, even from a full shed_oldest queue.
+let db: TestDatabase;
+const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await stopAll();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+describe("episodeOverflow and recovered episodes", () => {
+  it("a recovered episode is never shed: the newer fire's predecessor goes instead", async () => {
+    const bounded = actor("bounded", stepsStrategy, {
+      maxConcurrentEpisodes: 1,
+      maxQueuedEpisodes: 1,
+      episodeOverflow: "shed_oldest",
+    });
+    const { host, nodeIdentity } = startHost([bounded]);
+    const running = await fired(host, "bounded", { steps: 0, stepMs: 50 });
+    // A restarted orphan, handed over by recovery while the queue is already at its limit.
+    const created = await createEpisode(
+      {
+        actorId: "bounded",
+        expectationId: "run",
+        triggerType: "manual",
+        dedupeKey: null,
+        input: { steps: 1 },
+        status: "pending",
+        sourceNode: nodeIdentity,
+        sourceStack: null,
+        sourceEnv: null,
+        jitterMs: 0,
+        logger: silentLogger,
+        telemetry: new Telemetry(),
+      },
+      db.pool,
+    );
+    if (!created.created) throw new Error("not created");
+    const recovered = created.episode.id;
+    const queuedFirst = await fired(host, "bounded");
+    expect(await host.enqueueEpisode(recovered, { recovered: true })).toMatchObject({ ok: true });
+    const newest = await fired(host, "bounded");
+
+    expect(await settled(queuedFirst)).toMatchObject({ status: "cancelled", error_class: "shed" });
+    expect((await episode(recovered)).status).toBe("pending");
+    expect((await episode(newest)).status).toBe("pending");
+    expect((await episode(running)).status).toBe("running");
+  });
+});
