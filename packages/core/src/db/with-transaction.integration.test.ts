@@ -1,4 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isUniqueViolation } from "./pg-error";
 import { withTransaction } from "./with-transaction";
@@ -49,5 +50,26 @@ describe("withTransaction", () => {
     expect(await exists("tx:rollback")).toBe(false);
     // The connection went back to the pool in a usable state.
     expect((await db.pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("rejects, without crashing the process, when its connection dies between statements", async () => {
+    // A pool like the apps' (only idle clients have an 'error' listener), not the test harness's
+    // pool, which absorbs every client error.
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    pool.on("error", () => undefined);
+    try {
+      const attempt = withTransaction(pool, async (tx) => {
+        const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+        const ended = new Promise((resolve) => tx.once("end", resolve));
+        // What a database restart does to a transaction that is between two statements.
+        await db.pool.query("SELECT pg_terminate_backend($1)", [rows[0]?.pid]);
+        await ended;
+      });
+      await expect(attempt).rejects.toThrow();
+      // The dead connection was destroyed, not handed out again.
+      expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
   });
 });
