@@ -85,7 +85,13 @@ export class EpisodeSlots {
   #start(actorId: string, queue: ActorQueue, entry: QueuedEpisode): void {
     queue.running += 1;
     const run = this.#o.runner
-      .run(entry.episode, { recovered: entry.recovered, resume: entry.resume })
+      .run(entry.episode, {
+        recovered: entry.recovered,
+        resume: entry.resume,
+        ...(entry.triggerRequestId === undefined
+          ? {}
+          : { triggerRequestId: entry.triggerRequestId }),
+      })
       .catch((error: unknown): QueuedEpisodeResult => ({ status: "error", error }))
       .then((result) => {
         queue.running -= 1;

@@ -1,18 +1,27 @@
+import { performance } from "node:perf_hooks";
 import type { ActorRegistry, AnyStrategy, Budget } from "../actors/index";
 import { findExpectation } from "../actors/index";
 import type { Bus } from "../bus/index";
-import { checkFence, runWithClaim, type ClaimedWork, type WorkClaims } from "../claims/index";
+import {
+  checkFence,
+  runWithAcquiredClaim,
+  runWithClaim,
+  type ClaimedWork,
+  type RunWithClaimOptions,
+  type WorkClaims,
+} from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { startEpisode } from "../episodes/start-episode";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { BatchedEpisodeWrites } from "./batched-episode-writes";
+import { EPISODE_EVENT_TOPICS, episodeEvent, publishEpisodeEvent } from "./episode-events";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { RUNTIME_ERROR_CLASSES } from "./error-classes";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
-import { writeEpisodeEnd } from "./write-episode-end";
 
 export interface LocalRunnerOptions {
-  /** A pool: an episode's end is written in one transaction. */
+  /** A pool: episodes' starts and ends are written in shared statements. */
   db: Queryable & Connectable;
   claims: WorkClaims;
   leaseSeconds: number;
@@ -31,6 +40,8 @@ export interface LocalRunnerOptions {
 export interface RunEpisodeOptions {
   recovered?: boolean;
   resume?: unknown;
+  /** The trigger request a poller dispatched it from: marked completed with the episode's end. */
+  triggerRequestId?: string;
 }
 
 /** What running one episode here came to. */
@@ -57,17 +68,42 @@ class LeftRunning extends Error {
  * Executes an episode on this node (the local runner): acquires the work claim on its dedupe key
  * (or `episode:{id}` when it has none), keeps it alive with the heartbeat, marks the episode
  * running, runs the step loop and writes the final status, all fenced on the claim's attempt.
+ *
+ * With postgres claims, the acquires and running statuses of episodes started in the same
+ * event-loop turn go out as one statement, and the ends of episodes finishing together as another
+ * (BatchedEpisodeWrites); an episode whose claim is held falls back to the one-episode acquire,
+ * which tells a steal from busy.
  */
 export class LocalRunner {
-  constructor(private readonly options: LocalRunnerOptions) {}
+  readonly #writes: BatchedEpisodeWrites;
+
+  constructor(private readonly options: LocalRunnerOptions) {
+    this.#writes = new BatchedEpisodeWrites({
+      db: options.db,
+      nodeIdentity: options.nodeIdentity,
+      leaseSeconds: options.leaseSeconds,
+      telemetry: options.telemetry,
+    });
+  }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
     const { claims, nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
     const dedupeKey = episode.dedupeKey ?? `episode:${episode.id}`;
+    const claim: RunWithClaimOptions = {
+      claims,
+      dedupeKey,
+      owner: nodeIdentity,
+      leaseSeconds,
+      signal: hardStop,
+      logger,
+    };
     try {
-      const outcome = await runWithClaim(
-        { claims, dedupeKey, owner: nodeIdentity, leaseSeconds, signal: hardStop, logger },
-        (claimed) => this.#runClaimed(episode, claimed, runOptions),
+      if (claims.kind === "postgres") {
+        const started = await this.#startBatched(episode, claim, runOptions);
+        if (started !== undefined) return started;
+      }
+      const outcome = await runWithClaim(claim, (claimed) =>
+        this.#runClaimed(episode, claimed, runOptions),
       );
       return outcome.status === "busy" ? { status: "busy" } : outcome.value;
     } catch (error) {
@@ -77,22 +113,61 @@ export class LocalRunner {
     }
   }
 
+  /** The shared-statement start; undefined when the claim is held (take the one-episode path). */
+  async #startBatched(
+    episode: Episode,
+    claim: RunWithClaimOptions,
+    runOptions: RunEpisodeOptions,
+  ): Promise<EpisodeRunResult | undefined> {
+    const leaseStartedAt = performance.now();
+    const start = await this.#writes.start({ episodeId: episode.id, claimKey: claim.dedupeKey });
+    switch (start.kind) {
+      case "contended":
+        return undefined;
+      case "not_pending":
+        if (start.claimAttempt !== null) {
+          await claim.claims.complete({
+            dedupeKey: claim.dedupeKey,
+            owner: claim.owner,
+            attempt: start.claimAttempt,
+          });
+        }
+        return { status: "not_pending" };
+      case "started": {
+        const fence = { dedupeKey: claim.dedupeKey, owner: claim.owner, attempt: start.attempt };
+        const acquired = { attempt: start.attempt, stolen: false, fence, leaseStartedAt };
+        const outcome = await runWithAcquiredClaim(claim, acquired, (claimed) =>
+          this.#runStarted(start.episode, claimed, runOptions),
+        );
+        return outcome.value;
+      }
+    }
+  }
+
   async #runClaimed(
     queued: Episode,
     claimed: ClaimedWork,
     runOptions: RunEpisodeOptions,
   ): Promise<EpisodeRunResult> {
-    const { db, nodeIdentity, telemetry, logger } = this.options;
-    const fence = claimed.fence;
     const started = await startEpisode(
-      { episodeId: queued.id, fence, executedBy: nodeIdentity },
-      db,
+      { episodeId: queued.id, fence: claimed.fence, executedBy: this.options.nodeIdentity },
+      this.options.db,
     );
     if (!started.started) {
       if (started.reason === "fenced") return { status: "left_running", reason: "fenced" };
       return { status: "not_pending" };
     }
-    const episode = started.episode;
+    return this.#runStarted(started.episode, claimed, runOptions);
+  }
+
+  /** Runs an episode this node has claimed and marked running. */
+  async #runStarted(
+    episode: Episode,
+    claimed: ClaimedWork,
+    runOptions: RunEpisodeOptions,
+  ): Promise<EpisodeRunResult> {
+    const { db, nodeIdentity, telemetry, logger } = this.options;
+    const fence = claimed.fence;
     const meta = {
       episode_id: episode.id,
       actor_id: episode.actorId,
@@ -141,36 +216,48 @@ export class LocalRunner {
         return { status: "left_running", reason: "fenced" };
       case "completed":
       case "failed": {
-        const result = await this.#finish(episode, outcome, claimed);
+        const result = await this.#finish(episode, outcome, claimed, runOptions.triggerRequestId);
         if (result.status === "completed") await checkpoints.discard(logger);
         return result;
       }
     }
   }
 
+  /**
+   * The episode's end in one shared, fenced statement: its last step, final status, the claim
+   * `done`, its trigger request `completed` and its `episode.completed` / `episode.failed` event,
+   * which PostgreSQL sends on commit (a bus that cannot send it that way publishes after).
+   */
   async #finish(
     episode: Episode,
     outcome: Extract<StepLoopOutcome, { kind: "completed" | "failed" }>,
     claimed: ClaimedWork,
+    triggerRequestId: string | undefined,
   ): Promise<EpisodeRunResult> {
-    const { db, bus, nodeIdentity, telemetry, logger } = this.options;
-    const end = await writeEpisodeEnd({
-      db,
-      bus,
+    const { bus, telemetry, logger } = this.options;
+    const failed = outcome.kind === "failed";
+    const errorClass = failed ? outcome.errorClass : null;
+    const errorMessage = failed ? outcome.message : null;
+    const notify = bus?.inlineNotification?.(
+      EPISODE_EVENT_TOPICS[outcome.kind],
+      episodeEvent({ ...episode, status: outcome.kind, errorClass, errorMessage }),
+    );
+    const end = await this.#writes.end({
       episodeId: episode.id,
-      outcome,
       fence: claimed.fence,
-      journalAttempt: journalAttempt(episode, claimed),
-      nodeIdentity,
-      logger,
-      telemetry,
+      status: outcome.kind,
+      ...(failed ? { errorClass, errorMessage } : { result: outcome.result ?? null }),
+      ...(outcome.finalStep === undefined
+        ? {}
+        : { finalStep: { ...outcome.finalStep, attempt: journalAttempt(episode, claimed) } }),
+      ...(triggerRequestId === undefined ? {} : { triggerRequestId }),
+      ...(notify === undefined ? {} : { notify }),
     });
-    if (!end.written) {
-      return end.reason === "fenced"
-        ? { status: "left_running", reason: "fenced" }
-        : { status: "not_pending" };
-    }
+    if (end.kind === "fenced") return { status: "left_running", reason: "fenced" };
+    if (claimed.fence !== null) claimed.markReleased();
+    if (end.kind === "not_running") return { status: "not_pending" };
     const final = end.episode;
+    if (notify === undefined) await publishEpisodeEvent(bus, final, logger);
     const durationMs =
       final.finishedAt && final.startedAt
         ? final.finishedAt.getTime() - final.startedAt.getTime()

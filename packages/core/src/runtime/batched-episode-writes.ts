@@ -1,0 +1,93 @@
+import { performance } from "node:perf_hooks";
+import type { Queryable } from "../db/index";
+import {
+  endEpisodes,
+  startEpisodes,
+  type EndEpisodesOutcome,
+  type EpisodeEnd,
+  type StartEpisodesOutcome,
+} from "../episodes/index";
+import type { Telemetry } from "../telemetry/index";
+import { MicroBatcher } from "./micro-batcher";
+
+export interface BatchedEpisodeWritesOptions {
+  db: Queryable;
+  /** This node: the claims' owner and the episodes' executed_by. */
+  nodeIdentity: string;
+  leaseSeconds: number;
+  telemetry: Telemetry;
+}
+
+interface StartRequest {
+  episodeId: string;
+  claimKey: string;
+}
+
+/**
+ * The runner's two writes per episode that other episodes can share a statement with: the start
+ * (claim + running) and the end (journal + status + claim done + request + event). A poller's
+ * batch of 24 dispatched episodes starts in the same event-loop turn and, with a short strategy,
+ * ends within a few, so each of the two costs ~1 commit per batch instead of 2-3 per episode.
+ * Measured on the bench's drain (5,000 one-step episodes, one worker, 24 slots): 5.7 commits and
+ * 8.7 round trips per episode before, 0.7 and 0.6 after; PostgreSQL CPU 4.4 -> 1.0 ms.
+ */
+export class BatchedEpisodeWrites {
+  readonly #o: BatchedEpisodeWritesOptions;
+  readonly #starts: MicroBatcher<StartRequest, StartEpisodesOutcome>;
+  readonly #ends: MicroBatcher<EpisodeEnd, EndEpisodesOutcome>;
+
+  constructor(options: BatchedEpisodeWritesOptions) {
+    this.#o = options;
+    this.#starts = new MicroBatcher({ run: (items) => this.#start(items) });
+    this.#ends = new MicroBatcher({ run: (items) => this.#end(items) });
+  }
+
+  /** Claims and starts a pending episode (see startEpisodes). */
+  start(request: StartRequest): Promise<StartEpisodesOutcome> {
+    return this.#starts.add(request);
+  }
+
+  /** Writes an episode's end (see endEpisodes). */
+  end(end: EpisodeEnd): Promise<EndEpisodesOutcome> {
+    return this.#ends.add(end);
+  }
+
+  async #start(items: StartRequest[]): Promise<StartEpisodesOutcome[]> {
+    // One upsert per claim key per statement: a second request for a key (the same episode
+    // dispatched twice) is answered `contended`, and the one-episode acquire then finds it busy.
+    const keys = new Set<string>();
+    const unique = items.filter((item) => !keys.has(item.claimKey) && keys.add(item.claimKey));
+    const sent = performance.now();
+    const outcomes = await startEpisodes(
+      { owner: this.#o.nodeIdentity, leaseSeconds: this.#o.leaseSeconds, episodes: unique },
+      this.#o.db,
+    );
+    const durationMs = performance.now() - sent;
+    const byItem = new Map(unique.map((item, index) => [item, outcomes[index]]));
+    return items.map((item): StartEpisodesOutcome => {
+      const outcome = byItem.get(item) ?? { kind: "contended" };
+      if (outcome.kind === "started") {
+        this.#o.telemetry.emit(
+          "cyclium.work_claims.acquired",
+          { count: 1, duration_ms: durationMs },
+          { dedupe_key: item.claimKey, owner_node: this.#o.nodeIdentity, attempt: outcome.attempt },
+        );
+      }
+      return outcome;
+    });
+  }
+
+  async #end(ends: EpisodeEnd[]): Promise<EndEpisodesOutcome[]> {
+    const outcomes = await endEpisodes({ node: this.#o.nodeIdentity, ends }, this.#o.db);
+    ends.forEach((end, index) => {
+      if (end.fence !== null && outcomes[index]?.kind !== "fenced") {
+        this.#o.telemetry.emit(
+          "cyclium.work_claims.completed",
+          { count: 1 },
+          { dedupe_key: end.fence.dedupeKey, owner_node: end.fence.owner },
+        );
+      }
+    });
+    return outcomes;
+  }
+}
