@@ -45,3 +45,4 @@ export {
   type ResumePoint,
   type TListCheckpointsInput,
 } from "./checkpoints/index";
+export { cancelEpisode, type CancelEpisodeOptions } from "./cancel-episode";

@@ -157,6 +157,23 @@ export function retryPausedStep(
   };
 }
 
+/**
+ * An operator's resume of a blocked instance: its paused steps are accepted as they are (marked
+ * `done`, their error kept for the record) and the steps depending on them start.
+ */
+export function resumePausedSteps(
+  definition: WorkflowDefinition,
+  snapshot: WorkflowSnapshot,
+  now: Date,
+): WorkflowTransition | null {
+  if (snapshot.status !== "blocked") return null;
+  let steps = snapshot.steps;
+  for (const [name, state] of Object.entries(snapshot.steps)) {
+    if (state.status === "paused") steps = withStep(steps, name, { ...state, status: "done" });
+  }
+  return startReady(definition, { status: "running", steps }, now, null);
+}
+
 /** Cancels every unfinished step and the instance. */
 export function cancelInstance(snapshot: WorkflowSnapshot, now: Date): WorkflowTransition | null {
   if (isTerminalInstanceStatus(snapshot.status)) return null;

@@ -47,3 +47,11 @@ export type { WorkflowSnapshot, WorkflowTransition } from "./advance-workflow";
 export { loadWorkflowInstance } from "./load-workflow-instance";
 export type { WorkflowInstanceRow } from "./workflow-instance-row";
 export { workflowExtension, type WorkflowExtension } from "./workflow-extension";
+export {
+  resumeWorkflowInstance,
+  retryWorkflowStep,
+  ZResumeWorkflowInstanceInput,
+  ZRetryWorkflowStepInput,
+  type TResumeWorkflowInstanceInput,
+  type TRetryWorkflowStepInput,
+} from "./operator-actions";

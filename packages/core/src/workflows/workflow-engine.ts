@@ -8,6 +8,7 @@ import {
   cancelInstance,
   initialTransition,
   recordEpisodeId,
+  resumePausedSteps,
   retryPausedStep,
   startDueRetries,
   type WorkflowTransition,
@@ -184,6 +185,11 @@ export class WorkflowEngine {
       retryPausedStep(definition, snapshot, options.step, now),
     );
     return applied !== null;
+  }
+
+  /** An operator's resume of a `blocked` instance: paused steps accepted, dependants start. */
+  async resume(options: { instanceId: string }): Promise<boolean> {
+    return (await this.#mutate(options.instanceId, resumePausedSteps)) !== null;
   }
 
   async cancel(options: { instanceId: string }): Promise<boolean> {

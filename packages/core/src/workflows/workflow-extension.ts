@@ -1,4 +1,5 @@
 import type { NodeExtension } from "../node/index";
+import { cancelEpisode } from "../runtime/cancel-episode";
 import { WorkflowEngine } from "./workflow-engine";
 import type { WorkflowRegistry } from "./workflow-registry";
 
@@ -24,6 +25,18 @@ export function workflowExtension(registry: WorkflowRegistry): WorkflowExtension
         bus: node.bus,
         registry,
         startStep: (request) => node.host.fire(request),
+        // Through the database, so a sibling running on another node is stopped too.
+        cancelEpisode: (episodeId) =>
+          cancelEpisode(
+            {
+              episodeId,
+              errorClass: "workflow_aborted",
+              reason: "Cancelled because its workflow instance was aborted or cancelled.",
+              bus: node.bus,
+              logger: node.logger,
+            },
+            node.db,
+          ),
         scope: { stack: node.stack, env: node.env },
         logger: node.logger,
       });
