@@ -16,3 +16,13 @@ export {
   type RaiseFindingOptions,
   type RaiseFindingResult,
 } from "./raise-finding";
+export {
+  FINDINGS_EXPIRY_CLAIM_KEY,
+  sweepExpiredFindings,
+  type SweepExpiredFindingsOptions,
+  type SweepExpiredFindingsResult,
+} from "./sweep-expired-findings";
+export {
+  findingsExpiryExtension,
+  type FindingsExpiryExtensionOptions,
+} from "./findings-expiry-extension";
