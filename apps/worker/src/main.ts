@@ -1,3 +1,4 @@
+import { findingsExpiryExtension } from "@cyclium/core/findings";
 import { recoveryExtension } from "@cyclium/core/recovery";
 import { TriggerRegistry, triggerExtension } from "@cyclium/core/triggers";
 import { WorkflowRegistry, workflowExtension } from "@cyclium/core/workflows";
@@ -29,5 +30,7 @@ await runWorker({
       staleAfterMs: env.CYCLIUM_STALE_AFTER_MS,
       workflows: workflowEngine,
     }),
+    // Every worker runs it; the work claim lets one sweep at a time cluster-wide (SPEC 12).
+    findingsExpiryExtension(),
   ],
 });
