@@ -7,6 +7,7 @@ import { TRPCReactProvider } from "@/trpc/trpc-react-provider";
 import "./styles/tokens.css";
 import "./styles/shell.css";
 import "./styles/components.css";
+import "./styles/console.css";
 
 export const metadata: Metadata = {
   title: { default: "Cyclium console", template: "%s · Cyclium" },

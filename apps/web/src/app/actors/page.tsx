@@ -1,8 +1,16 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { ActorsLive } from "@/components/actors/actors-live";
+import { getCurrentPrincipal } from "@/server/auth/current-principal";
+import { roleAtLeast } from "@/server/auth/principal";
+import { getNodeInfo } from "@/server/node-info";
 
 export const metadata: Metadata = { title: "Actors & modes" };
 
-export default function ActorsPage() {
-  return <ComingSoon page="actors" />;
+export default async function ActorsPage() {
+  await connection();
+  const principal = await getCurrentPrincipal();
+  // Hiding controls is a courtesy to viewers; every procedure checks the role itself.
+  const canOperate = principal !== null && roleAtLeast(principal.role, "operator");
+  return <ActorsLive canOperate={canOperate} consoleEnv={getNodeInfo().env} />;
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { AuditLive } from "@/components/audit/audit-live";
 
 export const metadata: Metadata = { title: "Audit log" };
 
-export default function AuditPage() {
-  return <ComingSoon page="audit" />;
+export default async function AuditPage() {
+  await connection();
+  return <AuditLive />;
 }

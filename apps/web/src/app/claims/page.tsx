@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { ClaimsLive } from "@/components/claims/claims-live";
 
 export const metadata: Metadata = { title: "Work claims" };
 
-export default function ClaimsPage() {
-  return <ComingSoon page="claims" />;
+export default async function ClaimsPage() {
+  await connection();
+  return <ClaimsLive />;
 }

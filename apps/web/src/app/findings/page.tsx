@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { FindingsLive } from "@/components/findings/findings-live";
 
 export const metadata: Metadata = { title: "Findings" };
 
-export default function FindingsPage() {
-  return <ComingSoon page="findings" />;
+export default async function FindingsPage() {
+  await connection();
+  return <FindingsLive />;
 }

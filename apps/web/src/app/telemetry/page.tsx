@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { TelemetryLive } from "@/components/telemetry/telemetry-live";
 
 export const metadata: Metadata = { title: "Telemetry" };
 
-export default function TelemetryPage() {
-  return <ComingSoon page="telemetry" />;
+export default async function TelemetryPage() {
+  await connection();
+  return <TelemetryLive />;
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { TriggerRequestsLive } from "@/components/trigger-requests/trigger-requests-live";
 
 export const metadata: Metadata = { title: "Trigger requests" };
 
-export default function TriggerRequestsPage() {
-  return <ComingSoon page="trigger-requests" />;
+export default async function TriggerRequestsPage() {
+  await connection();
+  return <TriggerRequestsLive />;
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { connection } from "next/server";
+import { WorkflowsLive } from "@/components/workflows/workflows-live";
 
 export const metadata: Metadata = { title: "Workflows" };
 
-export default function WorkflowsPage() {
-  return <ComingSoon page="workflows" />;
+export default async function WorkflowsPage() {
+  await connection();
+  return <WorkflowsLive />;
 }

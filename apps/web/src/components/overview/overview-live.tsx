@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { formatCount } from "@/lib/format-count";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,6 +11,7 @@ import { getConsolePage } from "@/components/shell/console-pages";
 import { EpisodeStatusCards } from "./episode-status-cards";
 import { LiveIndicator } from "./live-indicator";
 import { LiveNodesTable } from "./live-nodes-table";
+import { OverviewExtras } from "./overview-extras";
 
 /** Polling cadence of the Overview: fast enough to watch an episode finish, cheap for the DB. */
 export const OVERVIEW_REFRESH_MS = 2_000;
@@ -18,8 +20,10 @@ const overviewPage = getConsolePage("overview");
 
 export function OverviewLive() {
   const trpc = useTRPC();
+  const env = useEnvInput();
   const stats = useQuery({
-    ...trpc.overview.stats.queryOptions(),
+    // No input for the console's own env: the same query key the server prefetched.
+    ...trpc.overview.stats.queryOptions(env === undefined ? undefined : { env }),
     refetchInterval: OVERVIEW_REFRESH_MS,
   });
 
@@ -59,8 +63,8 @@ export function OverviewLive() {
     );
   }
 
-  const { episodes, nodes, env, liveWindowSeconds } = stats.data;
-  const envLabel = env ?? "default";
+  const { episodes, nodes, liveWindowSeconds } = stats.data;
+  const envLabel = stats.data.env ?? "default";
 
   return (
     <>
@@ -109,6 +113,8 @@ export function OverviewLive() {
           </EmptyState>
         )}
       </section>
+
+      <OverviewExtras />
     </>
   );
 }

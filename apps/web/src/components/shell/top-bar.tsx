@@ -1,5 +1,7 @@
 import { connection } from "next/server";
+import { Suspense } from "react";
 import { getNodeInfo } from "@/server/node-info";
+import { EnvSelector } from "./env-selector";
 import { UserMenu } from "./user-menu";
 
 function Badge({ label, value, title }: { label: string; value: string; title: string }) {
@@ -21,11 +23,11 @@ export async function TopBar() {
     <header className="topbar">
       <div className="topbar-title">Operator console</div>
       <div className="topbar-badges">
-        <Badge
-          label="env"
-          value={node.env ?? "default"}
-          title={node.env ? `CYCLIUM_ENV=${node.env}` : "CYCLIUM_ENV is unset"}
-        />
+        <Suspense
+          fallback={<Badge label="env" value={node.env ?? "default"} title="This console's env" />}
+        >
+          <EnvSelector consoleEnv={node.env} />
+        </Suspense>
         {node.stack ? (
           <Badge label="stack" value={node.stack} title={`CYCLIUM_STACK_SLUG=${node.stack}`} />
         ) : null}

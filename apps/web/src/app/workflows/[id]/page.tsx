@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { EmptyState } from "@/components/ui/empty-state";
+import { WorkflowInstance } from "@/components/workflows/workflow-instance";
+import { ZUuid } from "@/server/trpc/routers/shared.schema";
+
+export const metadata: Metadata = { title: "Workflow instance" };
+
+export default async function WorkflowInstancePage({
+  params,
+}: {
+  params: Promise<{ id: string }>;
+}) {
+  await connection();
+  const { id } = await params;
+  if (!ZUuid.safeParse(id).success) {
+    return (
+      <EmptyState icon="?" title="Not a workflow instance id">
+        <code>{id}</code> is not an instance id (a UUID).
+      </EmptyState>
+    );
+  }
+  return <WorkflowInstance id={id} />;
+}

@@ -1,0 +1,207 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { LiveIndicator } from "@/components/overview/live-indicator";
+import { EmptyState } from "@/components/ui/empty-state";
+import { JsonBlock } from "@/components/ui/json-block";
+import { ErrorCallout, LoadingRows, StaleCallout } from "@/components/ui/query-state";
+import { StatusPill } from "@/components/ui/status-pill";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { formatCount } from "@/lib/format-count";
+import { formatDuration } from "@/lib/format-duration";
+import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
+import { useTRPC } from "@/trpc/trpc-react-provider";
+import { ClaimCard } from "./claim-card";
+import { EpisodeActions } from "./episode-actions";
+import { withEnvParam } from "./episode-links";
+import { EpisodeSideCards } from "./episode-side-cards";
+import { StepTimeline } from "./step-timeline";
+
+const ACTIVE_REFRESH_MS = 1_000;
+const SETTLED_REFRESH_MS = 10_000;
+
+function Facts({ episode }: { episode: TEpisodeDetail }) {
+  const runMs =
+    episode.startedAt === null
+      ? null
+      : (episode.finishedAt ? Date.parse(episode.finishedAt) : Date.parse(episode.updatedAt)) -
+        Date.parse(episode.startedAt);
+  return (
+    <dl className="facts">
+      <dt>Episode</dt>
+      <dd className="mono">{episode.id}</dd>
+      <dt>Trigger</dt>
+      <dd>
+        <span className="pill">{episode.triggerType}</span>
+      </dd>
+      <dt>Attempt</dt>
+      <dd>{episode.attempt}</dd>
+      <dt>Usage</dt>
+      <dd>
+        {episode.turnsUsed} turns · {formatCount(episode.tokensUsed)} tokens
+        {runMs !== null ? ` · ${formatDuration(runMs)}` : ""}
+      </dd>
+      <dt>Env / stack</dt>
+      <dd>
+        {episode.sourceEnv ?? "default"} / {episode.sourceStack ?? "—"}
+      </dd>
+      <dt>Created by</dt>
+      <dd className="mono">{episode.sourceNode ?? "—"}</dd>
+      <dt>Executed by</dt>
+      <dd className="mono">{episode.executedBy ?? "—"}</dd>
+      <dt>Inserted</dt>
+      <dd>
+        <TimeAgo iso={episode.insertedAt} />
+      </dd>
+      <dt>Started</dt>
+      <dd>
+        <TimeAgo iso={episode.startedAt} fallback="not yet" />
+      </dd>
+      <dt>Finished</dt>
+      <dd>
+        <TimeAgo iso={episode.finishedAt} fallback="not yet" />
+      </dd>
+      {episode.workflowInstanceId ? (
+        <>
+          <dt>Workflow</dt>
+          <dd>
+            <Link href={`/workflows/${episode.workflowInstanceId}`}>
+              step {episode.workflowStep ?? "?"}
+            </Link>
+          </dd>
+        </>
+      ) : null}
+      {episode.dedupeKey ? (
+        <>
+          <dt>Dedupe key</dt>
+          <dd className="mono note">{episode.dedupeKey}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: boolean }) {
+  const trpc = useTRPC();
+  const envParam = useSearchParams().get("env");
+  const detail = useQuery({
+    ...trpc.episodes.detail.queryOptions({ id }),
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === "pending" || status === "running" ? ACTIVE_REFRESH_MS : SETTLED_REFRESH_MS;
+    },
+  });
+  const back = (
+    <div className="breadcrumb">
+      <Link href={withEnvParam("/episodes", envParam)}>Episodes</Link> /
+    </div>
+  );
+  if (detail.isPending) {
+    return (
+      <>
+        {back}
+        <LoadingRows label="Loading the episode" rows={8} />
+      </>
+    );
+  }
+  if (detail.isError && !detail.data) {
+    return (
+      <>
+        {back}
+        <ErrorCallout error={detail.error} what="this episode" />
+      </>
+    );
+  }
+  const episode = detail.data;
+  if (episode === null) {
+    return (
+      <>
+        {back}
+        <EmptyState icon="?" title="No such episode" testId="episode-missing">
+          There is no episode <code>{id}</code>. It may have been deleted with its database.
+        </EmptyState>
+      </>
+    );
+  }
+  const active = episode.status === "pending" || episode.status === "running";
+  return (
+    <>
+      {back}
+      <div className="page-header">
+        <div>
+          <h1 className="page-title">
+            <span className="mono">{episode.actorId}</span> ·{" "}
+            <span className="mono">{episode.expectationId}</span>
+          </h1>
+          <p className="page-summary" data-testid="episode-status">
+            <StatusPill status={episode.status} />{" "}
+            {episode.phase ? <span className="note">phase {episode.phase} · </span> : null}
+            {episode.archivedAt ? <StatusPill status="archived" /> : null}
+          </p>
+        </div>
+        <div className="page-actions">
+          {canOperate ? <EpisodeActions episode={episode} /> : null}
+          <LiveIndicator
+            state={detail.isError ? "error" : "live"}
+            refreshMs={active ? ACTIVE_REFRESH_MS : SETTLED_REFRESH_MS}
+          />
+        </div>
+      </div>
+      {detail.isError ? <StaleCallout error={detail.error} /> : null}
+      {episode.errorClass ? (
+        <div className="callout callout-error" role="status" data-testid="episode-error">
+          <strong className="mono">{episode.errorClass}</strong>
+          {episode.errorMessage ? `: ${episode.errorMessage}` : ""}
+        </div>
+      ) : null}
+      <div className="detail-grid">
+        <div>
+          <section className="card">
+            <div className="card-header">
+              Step journal
+              <span className="note">
+                {episode.steps.length} steps
+                {episode.checkpoints > 0 ? ` · ${episode.checkpoints} checkpoints` : ""}
+              </span>
+            </div>
+            <div className="card-body">
+              <StepTimeline steps={episode.steps} status={episode.status} />
+            </div>
+          </section>
+          <section className="card">
+            <div className="card-header">Input</div>
+            <div className="card-body">
+              <JsonBlock value={episode.input} />
+            </div>
+          </section>
+          <section className="card">
+            <div className="card-header">Result</div>
+            <div className="card-body">
+              <JsonBlock
+                value={episode.result}
+                empty={active ? "Not finished yet." : "No result."}
+              />
+            </div>
+          </section>
+        </div>
+        <div>
+          <section className="card">
+            <div className="card-header">Summary</div>
+            <div className="card-body">
+              <Facts episode={episode} />
+            </div>
+          </section>
+          <section className="card">
+            <div className="card-header">Work claim</div>
+            <div className="card-body">
+              <ClaimCard claim={episode.claim} readAt={detail.dataUpdatedAt} />
+            </div>
+          </section>
+          <EpisodeSideCards episode={episode} />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { LiveIndicator } from "@/components/overview/live-indicator";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pager } from "@/components/ui/pager";
+import { ErrorCallout, LoadingRows, StaleCallout } from "@/components/ui/query-state";
+import { getConsolePage } from "@/components/shell/console-pages";
+import { useNow } from "@/lib/use-now";
+import { useTRPC } from "@/trpc/trpc-react-provider";
+import { EpisodeFilters } from "./episode-filters";
+import { useEpisodeListInput } from "./episode-list-input";
+import { EpisodesTable } from "./episodes-table";
+
+/** New episodes show up within this long on the first page. */
+export const EPISODES_REFRESH_MS = 2_000;
+
+const page = getConsolePage("episodes");
+
+export function EpisodesLive() {
+  const trpc = useTRPC();
+  const now = useNow(15_000);
+  const input = useEpisodeListInput(now ?? 0);
+  const params = useSearchParams();
+  const list = useQuery({
+    ...trpc.episodes.list.queryOptions(input),
+    enabled: now !== null,
+    // Filter changes keep the old rows on screen until the new ones arrive: no flash of empty.
+    placeholderData: keepPreviousData,
+    refetchInterval: EPISODES_REFRESH_MS,
+  });
+  const filtered = ["actor", "expectation", "status", "trigger", "stack", "range", "archived"].some(
+    (key) => params.get(key) !== null,
+  );
+  return (
+    <>
+      <PageHeader
+        title={page.label}
+        summary={page.summary}
+        actions={
+          <LiveIndicator
+            state={list.isError ? "error" : list.isPending ? "loading" : "live"}
+            refreshMs={EPISODES_REFRESH_MS}
+          />
+        }
+      />
+      <EpisodeFilters />
+      {list.isError && list.data ? <StaleCallout error={list.error} /> : null}
+      {list.isPending ? (
+        <LoadingRows label="Loading episodes" />
+      ) : list.isError && !list.data ? (
+        <ErrorCallout error={list.error} what="episodes" />
+      ) : (
+        <>
+          <EpisodesTable items={list.data.items} envParam={params.get("env")} filtered={filtered} />
+          <Pager page={list.data.page} shown={list.data.items.length} noun="episodes" />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+"use client";
+
+import Link from "next/link";
+import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { StatusPill } from "@/components/ui/status-pill";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { formatDuration } from "@/lib/format-duration";
+import type { TEpisodeListItem } from "@/server/queries/episodes/list-episodes";
+import { withEnvParam } from "./episode-links";
+
+const column = columnHelper<TEpisodeListItem>();
+
+function runTime(episode: TEpisodeListItem): string {
+  if (episode.startedAt === null) return "—";
+  if (episode.finishedAt === null) return "running";
+  return formatDuration(Date.parse(episode.finishedAt) - Date.parse(episode.startedAt));
+}
+
+export function episodeColumns(envParam: string | null) {
+  return column.columns([
+    column.accessor("status", {
+      header: "Status",
+      cell: (info) => (
+        <span className="mode-cell">
+          <StatusPill status={info.getValue()} />
+          {info.row.original.phase ? <span className="note">{info.row.original.phase}</span> : null}
+        </span>
+      ),
+    }),
+    column.accessor("actorId", {
+      header: "Actor / expectation",
+      cell: (info) => (
+        <div>
+          <Link
+            className="cell-primary mono"
+            href={withEnvParam(`/episodes/${info.row.original.id}`, envParam)}
+          >
+            {info.getValue()}
+          </Link>
+          <div className="cell-secondary mono">{info.row.original.expectationId}</div>
+        </div>
+      ),
+    }),
+    column.accessor("triggerType", {
+      header: "Trigger",
+      cell: (info) => <span className="pill">{info.getValue()}</span>,
+    }),
+    column.accessor("attempt", {
+      header: "Attempt",
+      meta: { className: "num" },
+      cell: (info) => info.getValue(),
+    }),
+    column.accessor("executedBy", {
+      header: "Node",
+      cell: (info) => (
+        <span className="mono cell-truncate">
+          {info.getValue() ?? info.row.original.sourceNode ?? "—"}
+        </span>
+      ),
+    }),
+    column.accessor("sourceStack", {
+      header: "Stack",
+      cell: (info) => info.getValue() ?? <span className="text-subtle">—</span>,
+    }),
+    column.accessor("errorClass", {
+      header: "Error",
+      cell: (info) =>
+        info.getValue() ? (
+          <span className="mono inline-error">{info.getValue()}</span>
+        ) : (
+          <span className="text-subtle">—</span>
+        ),
+    }),
+    column.accessor("insertedAt", {
+      header: "Inserted",
+      meta: { className: "num" },
+      cell: (info) => <TimeAgo iso={info.getValue()} />,
+    }),
+    column.display({
+      id: "runtime",
+      header: "Run time",
+      meta: { className: "num" },
+      cell: (info) => runTime(info.row.original),
+    }),
+  ]);
+}
+
+export function EpisodesTable({
+  items,
+  envParam,
+  filtered,
+}: {
+  items: TEpisodeListItem[];
+  envParam: string | null;
+  filtered: boolean;
+}) {
+  return (
+    <DataTable
+      columns={episodeColumns(envParam)}
+      data={items}
+      rowId={(row) => row.id}
+      rowHref={(row) => withEnvParam(`/episodes/${row.id}`, envParam)}
+      testId="episodes-table"
+      empty={
+        <EmptyState
+          icon="∅"
+          title={filtered ? "No episode matches" : "No episodes yet"}
+          testId="episodes-empty"
+        >
+          {filtered
+            ? "Nothing in this env matches these filters. Widen the time range or clear a filter."
+            : "Episodes appear here as soon as an expectation fires: on an event, a schedule, a poll, or a manual fire from Actors & modes."}
+        </EmptyState>
+      }
+    />
+  );
+}

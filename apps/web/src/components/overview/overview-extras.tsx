@@ -1,0 +1,81 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { EmptyState } from "@/components/ui/empty-state";
+import { SectionHeader } from "@/components/ui/query-state";
+import { StatusPill } from "@/components/ui/status-pill";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { EventChart } from "@/components/telemetry/event-chart";
+import { useEnvInput } from "@/lib/url-state";
+import { useTRPC } from "@/trpc/trpc-react-provider";
+
+const CLAIM_EVENTS = [
+  "cyclium.work_claims.steal",
+  "cyclium.work_claims.renew_failed",
+  "cyclium.work_claims.acquired",
+  "cyclium.work_claims.busy",
+] as const;
+
+/** The Overview's lower half: active findings of the env and claim health with the seed's alerts. */
+export function OverviewExtras() {
+  const trpc = useTRPC();
+  const env = useEnvInput();
+  const findings = useQuery({
+    ...trpc.findings.activeSummary.queryOptions({ env }),
+    refetchInterval: 5_000,
+  });
+  const claims = useQuery({
+    ...trpc.telemetry.series.queryOptions({ events: [...CLAIM_EVENTS], minutes: 60 }),
+    refetchInterval: 15_000,
+  });
+  return (
+    <>
+      <section className="section" aria-labelledby="findings-heading">
+        <SectionHeader
+          id="findings-heading"
+          title={
+            <>
+              Active findings <span className="count-badge">{findings.data?.total ?? "…"}</span>
+            </>
+          }
+          meta={<Link href="/findings">All findings →</Link>}
+        />
+        {findings.data && findings.data.total === 0 ? (
+          <EmptyState icon="⚑" title="No active findings" testId="overview-findings-empty">
+            Nothing raised by an episode is open in this env.
+          </EmptyState>
+        ) : (
+          <div className="card">
+            <ul className="findings-list" data-testid="overview-findings">
+              {(findings.data?.latest ?? []).map((finding) => (
+                <li key={finding.id}>
+                  <StatusPill status={finding.severity} />
+                  <div style={{ flex: 1 }}>
+                    <div>{finding.summary ?? finding.class}</div>
+                    <div className="note mono">{finding.findingKey}</div>
+                  </div>
+                  <span className="note">
+                    raised {finding.raisedCount}× · <TimeAgo iso={finding.updatedAt} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
+      <section className="section" aria-labelledby="claims-heading">
+        <SectionHeader
+          id="claims-heading"
+          title="Work claims, last hour"
+          meta={<Link href="/telemetry">All telemetry →</Link>}
+        />
+        <div className="chart-grid">
+          {(claims.data?.series ?? []).map((series) => (
+            <EventChart key={series.event} series={series} height={100} />
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

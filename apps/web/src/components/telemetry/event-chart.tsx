@@ -1,0 +1,70 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatCount } from "@/lib/format-count";
+import type { TRouterOutputs } from "@/trpc/router-types";
+
+type TSeries = TRouterOutputs["telemetry"]["series"]["series"][number];
+
+/** The seed's alert conditions (claims section): what an operator must notice at once. */
+export const ALERTS: Partial<Record<string, string>> = {
+  "cyclium.work_claims.steal":
+    "Steals in normal operation: nodes are dying or leases are too short.",
+  "cyclium.work_claims.renew_failed":
+    "Failed renewals: possible clock drift or database contention.",
+};
+
+const minuteLabel = (iso: string) => iso.slice(11, 16);
+
+/** One event's per-minute counts as bars, with its alert when the seed names one. */
+export function EventChart({ series, height = 120 }: { series: TSeries; height?: number }) {
+  const alert = series.total > 0 ? ALERTS[series.event] : undefined;
+  const color = alert ? "#dc2626" : "#5b5bd6";
+  return (
+    <div
+      className="card chart-card"
+      data-alert={alert ? "true" : undefined}
+      data-testid={`chart-${series.event}`}
+    >
+      <div className="chart-title">
+        <span className="chart-name">{series.event.replace(/^cyclium\./, "")}</span>
+        <span className="chart-total">{formatCount(series.total)} in window</span>
+      </div>
+      {alert ? (
+        <p className="chart-alert" role="alert" data-testid="telemetry-alert">
+          {alert}
+        </p>
+      ) : null}
+      <div style={{ width: "100%", height }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={series.points} margin={{ top: 4, right: 4, bottom: 0, left: -18 }}>
+            <CartesianGrid vertical={false} stroke="#eef0f3" />
+            <XAxis
+              dataKey="bucket"
+              tickFormatter={minuteLabel}
+              tick={{ fontSize: 10, fill: "#8a94a6" }}
+              minTickGap={28}
+              tickLine={false}
+              axisLine={false}
+            />
+            <YAxis
+              allowDecimals={false}
+              tick={{ fontSize: 10, fill: "#8a94a6" }}
+              tickLine={false}
+              axisLine={false}
+              width={44}
+            />
+            <Tooltip
+              cursor={{ fill: "rgba(91, 91, 214, 0.08)" }}
+              labelFormatter={(label) =>
+                `${typeof label === "string" ? minuteLabel(label) : ""} UTC`
+              }
+              formatter={(value) => [formatCount(Number(value)), "events"]}
+            />
+            <Bar dataKey="count" fill={color} radius={[2, 2, 0, 0]} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+}

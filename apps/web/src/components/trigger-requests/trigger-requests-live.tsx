@@ -1,0 +1,132 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { FilterSelect } from "@/components/ui/filter-select";
+import { LivePage, Tile } from "@/components/ui/live-list";
+import { Pager, usePageInput } from "@/components/ui/pager";
+import { StatusPill } from "@/components/ui/status-pill";
+import { formatDuration } from "@/lib/format-duration";
+import { useEnvInput, useUrlState } from "@/lib/url-state";
+import type { TRouterOutputs } from "@/trpc/router-types";
+import { useTRPC } from "@/trpc/trpc-react-provider";
+
+type TRequest = TRouterOutputs["triggerRequests"]["list"]["items"][number];
+const REFRESH_MS = 2_000;
+const STATUSES = ["pending", "claimed", "completed", "expired"] as const;
+const column = columnHelper<TRequest>();
+
+const columns = column.columns([
+  column.accessor("id", {
+    header: "Request",
+    cell: (info) => <span className="mono">#{info.getValue()}</span>,
+  }),
+  column.accessor("status", {
+    header: "Status",
+    cell: (info) => <StatusPill status={info.getValue()} />,
+  }),
+  column.accessor("actorId", {
+    header: "Actor / expectation",
+    cell: (info) => (
+      <div>
+        <Link className="mono cell-primary" href={`/episodes/${info.row.original.episodeId}`}>
+          {info.getValue()}
+        </Link>
+        <div className="cell-secondary mono">{info.row.original.expectationId}</div>
+      </div>
+    ),
+  }),
+  column.accessor("ageMs", {
+    header: "Age",
+    meta: { className: "num" },
+    cell: (info) => formatDuration(info.getValue()),
+  }),
+  column.accessor("sourceNode", {
+    header: "Written by",
+    cell: (info) => <span className="mono">{info.getValue() ?? "—"}</span>,
+  }),
+  column.accessor("claimedBy", {
+    header: "Claimed by",
+    cell: (info) => <span className="mono">{info.getValue() ?? "—"}</span>,
+  }),
+  column.display({
+    id: "why",
+    header: "Why it waits",
+    meta: { className: "wrap" },
+    cell: (info) => {
+      const reason = info.row.original.pendingReason;
+      if (reason === null) {
+        return info.row.original.episodeStatus ? (
+          <span className="note">episode {info.row.original.episodeStatus}</span>
+        ) : null;
+      }
+      return (
+        <span className="pending-reason" data-code={reason.code} data-testid="pending-reason">
+          {reason.message}
+        </span>
+      );
+    },
+  }),
+]);
+
+export function TriggerRequestsLive() {
+  const trpc = useTRPC();
+  const env = useEnvInput();
+  const { get } = useUrlState();
+  const status = STATUSES.find((candidate) => candidate === get("status"));
+  const list = useQuery({
+    ...trpc.triggerRequests.list.queryOptions({
+      env,
+      status,
+      actorId: get("actor"),
+      limit: 50,
+      ...usePageInput(),
+    }),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+  return (
+    <LivePage
+      pageId="trigger-requests"
+      query={list}
+      refreshMs={REFRESH_MS}
+      what="trigger requests"
+      filters={
+        <>
+          <div className="tiles">
+            <Tile
+              label="Pending"
+              value={list.data?.pending ?? "…"}
+              hint="waiting for a full-mode worker"
+              testId="requests-pending"
+            />
+            <Tile label="Claimed" value={list.data?.claimed ?? "…"} hint="dispatched, running" />
+          </div>
+          <div className="filter-bar">
+            <FilterSelect label="Status" param="status" options={STATUSES} />
+          </div>
+        </>
+      }
+    >
+      {(data) => (
+        <>
+          <DataTable
+            columns={columns}
+            data={data.items}
+            rowId={(row) => row.id}
+            testId="trigger-requests-table"
+            empty={
+              <EmptyState icon="⇄" title="No trigger requests" testId="requests-empty">
+                Trigger-only nodes (like this console) write a request for every episode they
+                create; a full-mode worker claims and runs it. None match here.
+              </EmptyState>
+            }
+          />
+          <Pager page={data.page} shown={data.items.length} noun="requests" />
+        </>
+      )}
+    </LivePage>
+  );
+}

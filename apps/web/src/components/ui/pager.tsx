@@ -1,0 +1,60 @@
+"use client";
+
+import { useUrlState } from "@/lib/url-state";
+
+export interface TPageCursors {
+  olderCursor: string | null;
+  newerCursor: string | null;
+}
+
+/**
+ * Keyset paging (newest first): "Newer" and "Older" move by cursor, "Newest" returns to the live
+ * head of the list, which is the only page that shows rows as they arrive.
+ */
+export function Pager({ page, shown, noun }: { page: TPageCursors; shown: number; noun: string }) {
+  const { get, update } = useUrlState();
+  const atHead = get("cursor") === undefined;
+  return (
+    <nav className="pager" aria-label={`${noun} pages`}>
+      <span className="pager-status">
+        {shown === 0 ? `No ${noun}` : `${shown} ${noun}`}
+        {atHead ? " · newest first, updating live" : " · an older page, not updating with new rows"}
+      </span>
+      <div className="pager-buttons">
+        <button
+          type="button"
+          className="button button-small"
+          disabled={atHead}
+          onClick={() => update({ cursor: undefined, dir: undefined })}
+        >
+          Newest
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={page.newerCursor === null}
+          onClick={() => update({ cursor: page.newerCursor ?? undefined, dir: "newer" })}
+        >
+          ← Newer
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={page.olderCursor === null}
+          onClick={() => update({ cursor: page.olderCursor ?? undefined, dir: "older" })}
+          data-testid="pager-older"
+        >
+          Older →
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+/** The page part of a list input, read from the URL. */
+export function usePageInput(): { cursor?: string; direction?: "older" | "newer" } {
+  const { get } = useUrlState();
+  const cursor = get("cursor");
+  if (cursor === undefined) return {};
+  return { cursor, direction: get("dir") === "newer" ? "newer" : "older" };
+}

@@ -1,0 +1,112 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { LiveIndicator } from "@/components/overview/live-indicator";
+import { EmptyState } from "@/components/ui/empty-state";
+import { JsonBlock } from "@/components/ui/json-block";
+import { ErrorCallout, LoadingRows } from "@/components/ui/query-state";
+import { StatusPill } from "@/components/ui/status-pill";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { withEnv } from "@/lib/url-state";
+import { useTRPC } from "@/trpc/trpc-react-provider";
+import { StepGraph } from "./step-graph";
+
+const REFRESH_MS = 2_000;
+
+export function WorkflowInstance({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const envParam = useSearchParams().get("env");
+  const detail = useQuery({
+    ...trpc.workflows.instance.queryOptions({ id }),
+    refetchInterval: REFRESH_MS,
+  });
+  const back = (
+    <div className="breadcrumb">
+      <Link href={withEnv("/workflows", envParam)}>Workflows</Link> /
+    </div>
+  );
+  if (detail.isPending)
+    return (
+      <>
+        {back}
+        <LoadingRows label="Loading the instance" />
+      </>
+    );
+  if (detail.isError && !detail.data)
+    return (
+      <>
+        {back}
+        <ErrorCallout error={detail.error} what="this instance" />
+      </>
+    );
+  if (detail.data === null) {
+    return (
+      <>
+        {back}
+        <EmptyState icon="?" title="No such workflow instance">
+          There is no instance <code>{id}</code>.
+        </EmptyState>
+      </>
+    );
+  }
+  const { instance, nodes, definitionKnown, failurePolicy } = detail.data;
+  return (
+    <>
+      {back}
+      <div className="page-header">
+        <div>
+          <h1 className="page-title mono">{instance.workflowName}</h1>
+          <p className="page-summary">
+            <StatusPill status={instance.status} /> <span className="mono note">{instance.id}</span>
+          </p>
+        </div>
+        <LiveIndicator state={detail.isError ? "error" : "live"} refreshMs={REFRESH_MS} />
+      </div>
+      {instance.errorMessage ? (
+        <div className="callout callout-error">{instance.errorMessage}</div>
+      ) : null}
+      <section className="card">
+        <div className="card-header">
+          Step graph
+          <span className="note">
+            {definitionKnown
+              ? `failure policy ${failurePolicy ?? "abort"}`
+              : "this console does not know the definition: steps without edges"}
+          </span>
+        </div>
+        <StepGraph nodes={nodes} />
+      </section>
+      <div className="two-columns" style={{ marginTop: 16 }}>
+        <section className="card">
+          <div className="card-header">Instance</div>
+          <div className="card-body">
+            <dl className="facts">
+              <dt>Started by</dt>
+              <dd className="mono">{instance.triggerName ?? "direct start"}</dd>
+              <dt>Env / stack</dt>
+              <dd>
+                {instance.sourceEnv ?? "default"} / {instance.sourceStack ?? "—"}
+              </dd>
+              <dt>Started</dt>
+              <dd>
+                <TimeAgo iso={instance.insertedAt} />
+              </dd>
+              <dt>Finished</dt>
+              <dd>
+                <TimeAgo iso={instance.finishedAt} fallback="not yet" />
+              </dd>
+            </dl>
+          </div>
+        </section>
+        <section className="card">
+          <div className="card-header">Context</div>
+          <div className="card-body">
+            <JsonBlock value={instance.context} />
+          </div>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import type { WorkClaimsMode } from "@cyclium/core/claims";
+import { episodeColumns, toEpisode, type EpisodeRow } from "@cyclium/core/episodes";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
+import { createRecovery, type RecoveryTarget } from "@cyclium/core/recovery";
+import type { Logger, Telemetry } from "@cyclium/core/telemetry";
+import { triggerExtension } from "@cyclium/core/triggers";
+import { workflowExtension } from "@cyclium/core/workflows";
+import type pg from "pg";
+import { consoleDeployment } from "./console-deployment";
+import type { TConsoleRuntime } from "./console-runtime";
+
+export interface TConsoleNodeOptions {
+  db: pg.Pool;
+  databaseUrl: string;
+  nodeIdentity: string;
+  env: string | null;
+  stack: string | null;
+  workClaims: WorkClaimsMode;
+  leaseSeconds: number;
+  reviewCron: string;
+  telemetry: Telemetry;
+  logger: Logger;
+  /** Dedupe jitter bound (SPEC section 3); tests set 0. */
+  jitterMs?: number;
+  telemetryRollups?: boolean;
+}
+
+/**
+ * The console's Cyclium node, started, and the runtime its procedures use (SPEC section 1):
+ * the demo actors in `trigger_only` mode, so a fire creates the pending episode plus a deferred
+ * trigger request a full-mode worker executes; the workflow engine and the trigger scheduler
+ * run here too; the node registers in cyclium_nodes like any other.
+ */
+export async function createConsoleNode(
+  options: TConsoleNodeOptions,
+): Promise<{ node: CycliumNode; runtime: TConsoleRuntime }> {
+  const { db, telemetry, logger } = options;
+  const deployment = consoleDeployment({ reviewCron: options.reviewCron });
+  const workflows = workflowExtension(deployment.workflows);
+  const node = await createCycliumNode({
+    db,
+    databaseUrl: options.databaseUrl,
+    kind: "web",
+    mode: "trigger_only",
+    nodeIdentity: options.nodeIdentity,
+    stack: options.stack,
+    env: options.env,
+    workClaims: options.workClaims,
+    leaseSeconds: options.leaseSeconds,
+    // Deferred requests are executed by workers; the console never polls for them.
+    poller: { enabled: false, intervalMs: 5_000, sourceStack: null },
+    actors: deployment.actors,
+    strategies: deployment.strategies,
+    extensions: [
+      workflows,
+      triggerExtension({
+        triggers: deployment.triggers,
+        workflows: deployment.workflows,
+        engine: workflows,
+      }),
+    ],
+    logger,
+    telemetry,
+    ...(options.jitterMs === undefined ? {} : { jitterMs: options.jitterMs }),
+    ...(options.telemetryRollups === undefined
+      ? {}
+      : { telemetryRollups: options.telemetryRollups }),
+  });
+  await node.start();
+  const runtime: TConsoleRuntime = {
+    nodeIdentity: options.nodeIdentity,
+    registry: node.registry,
+    triggers: deployment.triggers,
+    workflows: deployment.workflows,
+    fire: (request) => node.host.fire(request),
+    deferExisting: (episodes) =>
+      node.deferred.deferExisting(episodes.map((episode) => ({ episode }))),
+    startWorkflow: async (request) => {
+      const engine = workflows.engine;
+      if (!engine) throw new Error("the console's workflow engine is not running");
+      return engine.startWorkflow(request);
+    },
+    recovery: createRecovery({
+      db,
+      node: options.nodeIdentity,
+      scope: { stack: options.stack, env: options.env },
+      claims: node.claims,
+      leaseSeconds: options.leaseSeconds,
+      registry: node.registry,
+      target: deferringTarget(node),
+      bus: node.bus,
+      telemetry,
+      logger,
+    }),
+  };
+  return { node, runtime };
+}
+
+/**
+ * Where the console's on-demand sweep sends restarted episodes: not to a local queue (a
+ * trigger-only node executes nothing) but to workers, as deferred trigger requests.
+ */
+function deferringTarget(node: CycliumNode): RecoveryTarget {
+  return {
+    hasActor: () => true,
+    async enqueueEpisode(episodeId) {
+      const { rows } = await node.db.query<EpisodeRow>(
+        `SELECT ${episodeColumns()} FROM cyclium_episodes WHERE id = $1 AND status = 'pending'`,
+        [episodeId],
+      );
+      const row = rows[0];
+      if (row === undefined) return { ok: false, reason: "not_pending" };
+      await node.deferred.deferExisting([{ episode: toEpisode(row), opts: { recovered: true } }]);
+      return { ok: true };
+    },
+  };
+}
