@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/index";
+import type { FencedFindingResult, StrategyFindingInput } from "../runtime/fenced-findings";
 import type { Logger } from "../telemetry/index";
 
 /** What one step consumed. `turns` defaults to 1 per step, `tokens` to 0. */
@@ -68,6 +69,13 @@ export interface StrategyContext {
    * resolves `false` (nothing saved) once this node no longer holds the claim.
    */
   checkpoint(phase: string, state: unknown): Promise<boolean>;
+  /**
+   * Raises (or refreshes) a finding from this episode, in its env, only while this node still
+   * holds the claim; `{ written: false, reason: "fenced" }` otherwise (SPEC 12).
+   */
+  raiseFinding(finding: StrategyFindingInput): Promise<FencedFindingResult>;
+  /** Clears the episode env's active finding with this key, fenced like `raiseFinding`. */
+  clearFinding(findingKey: string): Promise<FencedFindingResult>;
 }
 
 /**

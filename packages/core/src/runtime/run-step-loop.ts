@@ -1,12 +1,13 @@
 import { performance } from "node:perf_hooks";
 import type { AnyStrategy, Budget, EpisodeInfo, StrategyContext } from "../actors/index";
 import type { ClaimFence } from "../claims/index";
-import type { Queryable } from "../db/index";
+import type { Connectable, Queryable } from "../db/index";
 import { appendStep, type Episode } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { exhaustedBudget, remainingWallMs } from "./budget-check";
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
 import type { ResumePoint } from "./checkpoints/index";
+import { clearFindingFenced, raiseFindingFenced } from "./fenced-findings";
 import { guardedCall } from "./guarded-call";
 import { checkStepResult } from "./step-result";
 
@@ -29,7 +30,8 @@ export interface RunStepLoopOptions {
   resumeFrom?: ResumePoint | undefined;
   recovered: boolean;
   resume: unknown;
-  db: Queryable;
+  /** A pool: fenced findings lock the claim row in a transaction of their own. */
+  db: Queryable & Connectable;
   nodeIdentity: string;
   logger: Logger;
   telemetry: Telemetry;
@@ -85,6 +87,10 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     db: options.db,
     logger,
     holdsClaim: options.holdsClaim,
+    raiseFinding: (finding) =>
+      raiseFindingFenced({ episode, fence: options.fence, finding }, options.db),
+    clearFinding: (findingKey) =>
+      clearFindingFenced({ episode, fence: options.fence, findingKey }, options.db),
     checkpoint: (phase, state) =>
       options.checkpoint ? options.checkpoint(phase, state, stepNo) : Promise.resolve(false),
   });

@@ -1,0 +1,73 @@
+import type { ClaimFence } from "../claims/index";
+import { withTransaction, type Connectable, type Queryable } from "../db/index";
+import type { Episode } from "../episodes/index";
+import { fenceCte } from "../episodes/fence-cte";
+import {
+  clearFinding,
+  raiseFinding,
+  type Finding,
+  type RaiseFindingOptions,
+} from "../findings/index";
+
+/** What a strategy passes to `ctx.raiseFinding`: the episode and env come from the run. */
+export type StrategyFindingInput = Omit<RaiseFindingOptions, "episode" | "env">;
+
+export type FencedFindingResult =
+  | { written: true; finding: Finding }
+  /** Nothing to clear (no active finding with that key in the episode's env). */
+  | { written: false; reason: "not_found" }
+  /** This node no longer holds the episode's claim: nothing was written. */
+  | { written: false; reason: "fenced" };
+
+/**
+ * Locks the claim row FOR SHARE and runs `write` in the same transaction, only while the claim is
+ * still this run's (SPEC 12, "fence before side effects"): a steal has to wait for the commit, so
+ * a zombie's finding can never land after the new owner took over.
+ */
+async function fenced<T>(
+  fence: ClaimFence | null,
+  db: Queryable & Connectable,
+  write: (tx: Queryable) => Promise<T>,
+): Promise<{ held: false } | { held: true; value: T }> {
+  if (fence === null) return { held: true, value: await write(db) };
+  return withTransaction(db, async (tx) => {
+    const cte = fenceCte(fence, 1);
+    const check = await tx.query<{ held: boolean }>(
+      `WITH ${cte.sql} SELECT EXISTS (SELECT 1 FROM fence) AS held`,
+      cte.values,
+    );
+    if (check.rows[0]?.held !== true) return { held: false as const };
+    return { held: true as const, value: await write(tx) };
+  });
+}
+
+export async function raiseFindingFenced(
+  options: { episode: Episode; fence: ClaimFence | null; finding: StrategyFindingInput },
+  db: Queryable & Connectable,
+): Promise<FencedFindingResult> {
+  const { episode } = options;
+  const result = await fenced(options.fence, db, (tx) =>
+    raiseFinding(
+      {
+        ...options.finding,
+        episode: { id: episode.id, actorId: episode.actorId, sourceEnv: episode.sourceEnv },
+      },
+      tx,
+    ),
+  );
+  if (!result.held) return { written: false, reason: "fenced" };
+  return { written: true, finding: result.value.finding };
+}
+
+export async function clearFindingFenced(
+  options: { episode: Episode; fence: ClaimFence | null; findingKey: string },
+  db: Queryable & Connectable,
+): Promise<FencedFindingResult> {
+  const result = await fenced(options.fence, db, (tx) =>
+    clearFinding({ findingKey: options.findingKey, env: options.episode.sourceEnv }, tx),
+  );
+  if (!result.held) return { written: false, reason: "fenced" };
+  return result.value.cleared
+    ? { written: true, finding: result.value.finding }
+    : { written: false, reason: "not_found" };
+}
