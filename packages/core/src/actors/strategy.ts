@@ -95,6 +95,19 @@ export interface Strategy<TInput = unknown, TState = unknown, TResult = unknown>
     state: unknown,
     fromVersion: number,
   ): TState | undefined | Promise<TState | undefined>;
+  /**
+   * Called instead of failing with `budget_exceeded` when the turn or token budget runs out before
+   * a step (never for wall time, which must stay a hard limit). Return `{ done: true, result }` to
+   * complete the episode gracefully (e.g. with a partial answer); undefined keeps the failure.
+   */
+  onBudgetExhausted?(
+    state: TState,
+    ctx: StrategyContext,
+    exhausted: { budget: "turns" | "tokens"; message: string },
+  ):
+    | { done: true; result?: TResult }
+    | undefined
+    | Promise<{ done: true; result?: TResult } | undefined>;
   init(ctx: StrategyContext, input: TInput): TState | Promise<TState>;
   step(
     state: TState,

@@ -24,6 +24,20 @@ export function exhaustedBudget(budget: Budget, usage: BudgetUsage): string | nu
   return null;
 }
 
+/**
+ * Which budget `exhaustedBudget` would report, checked in the same order; null while within
+ * budget. The `onBudgetExhausted` hook is offered turns and tokens only, never wall time.
+ */
+export function exhaustedBudgetKind(
+  budget: Budget,
+  usage: BudgetUsage,
+): "turns" | "tokens" | "wall" | null {
+  if (budget.maxTurns !== undefined && usage.turns >= budget.maxTurns) return "turns";
+  if (budget.maxTokens !== undefined && usage.tokens >= budget.maxTokens) return "tokens";
+  if (budget.maxWallMs !== undefined && usage.elapsedMs >= budget.maxWallMs) return "wall";
+  return null;
+}
+
 /** How long the next await may take before the wall budget runs out; Infinity without one. */
 export function remainingWallMs(budget: Budget, elapsedMs: number): number {
   return budget.maxWallMs === undefined ? Infinity : Math.max(0, budget.maxWallMs - elapsedMs);

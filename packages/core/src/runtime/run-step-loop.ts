@@ -4,7 +4,7 @@ import type { ClaimFence } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import { appendStep, type Episode } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { exhaustedBudget, remainingWallMs } from "./budget-check";
+import { exhaustedBudget, exhaustedBudgetKind, remainingWallMs } from "./budget-check";
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
 import type { ResumePoint } from "./checkpoints/index";
 import { clearFindingFenced, raiseFindingFenced } from "./fenced-findings";
@@ -122,6 +122,19 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     if (options.isDraining()) return { kind: "interrupted", stepsDone: stepNo - 1 };
     const exhausted = exhaustedBudget(budget, { ...usage, elapsedMs: elapsed() });
     if (exhausted !== null) {
+      const kind = exhaustedBudgetKind(budget, { ...usage, elapsedMs: elapsed() });
+      if (strategy.onBudgetExhausted !== undefined && (kind === "turns" || kind === "tokens")) {
+        const hook = strategy.onBudgetExhausted.bind(strategy);
+        const graceful = await guardedCall(
+          () => hook(state, context(stepNo), { budget: kind, message: exhausted }),
+          options.signal,
+          remainingWallMs(budget, elapsed()),
+        );
+        if (graceful.kind === "aborted") return { kind: "aborted", reason: graceful.reason };
+        if (graceful.kind === "value" && graceful.value?.done === true) {
+          return { kind: "completed", result: graceful.value.result };
+        }
+      }
       return {
         kind: "failed",
         errorClass: BUDGET,
