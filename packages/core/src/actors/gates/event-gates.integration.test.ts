@@ -18,6 +18,7 @@ const bus = new MemoryBus();
 const telemetry = new Telemetry();
 const emitted: TelemetryEvent[] = [];
 const stops: (() => Promise<void>)[] = [];
+const hosts: ActorHost[] = [];
 
 const oneStep: Strategy<unknown, unknown> = {
   init: (_ctx, input) => input,
@@ -71,6 +72,7 @@ function startNode(index: number): void {
     jitterMs: 0,
   });
   host.start();
+  hosts.push(host);
   const triggers = new ExpectationTriggers({ ...common, registry, host, bus, modes, db: db.pool });
   triggers.start();
   stops.push(async () => {
@@ -158,6 +160,15 @@ describe("event gates", () => {
     const config = { actorId: "flaky", expectationId: "on_run", env: null, threshold: 5 };
     const open = await readCircuitBreakerState({ ...config, halfOpenAfterMs: 1_500 }, db.pool);
     expect(open).toMatchObject({ state: "open", consecutiveFailures: 5, allowsFire: false });
+    // A manual fire bypasses the breaker (it fails too, so the breaker stays open).
+    const manual = await hosts[0]!.fire({
+      actorId: "flaky",
+      expectationId: "on_run",
+      triggerType: "manual",
+      input: { fail: true, n: "manual" },
+    });
+    expect(manual).toMatchObject({ deferred: false });
+    await finished(6);
 
     await vi.waitFor(
       async () =>
@@ -167,10 +178,10 @@ describe("event gates", () => {
       { timeout: 5_000, interval: 50 },
     );
     await bus.publish("flaky.run", { fail: false, n: 7 });
-    await finished(6);
+    await finished(7);
     expect((await episodes("flaky")).at(-1)).toMatchObject({ status: "completed" });
     await bus.publish("flaky.run", { fail: false, n: 8 });
-    await finished(7);
+    await finished(8);
     expect(emitted.some((e) => e.name === "cyclium.circuit_breaker.half_open")).toBe(true);
     expect(emitted.some((e) => e.name === "cyclium.circuit_breaker.closed")).toBe(true);
   });
