@@ -239,11 +239,14 @@ export class ActorHost implements PollerHost {
   dispatch(
     episode: Episode,
     opts: TTriggerRequestOpts & { triggerRequestId: string },
-  ): { ok: true; settled: Promise<{ ran: boolean }> } | { ok: false; reason: string } {
+  ):
+    | { ok: true; settled: Promise<{ ran: boolean; requestCompleted: boolean }> }
+    | { ok: false; reason: string } {
     const queued = this.enqueue(episode, opts);
     if (!queued.ok) return queued;
-    const settled = queued.settled.then(({ status }) => ({
-      ran: status !== "not_started" && status !== "error",
+    const settled = queued.settled.then((result) => ({
+      ran: result.status !== "not_started" && result.status !== "error",
+      requestCompleted: "requestCompleted" in result && result.requestCompleted === true,
     }));
     return { ok: true, settled };
   }

@@ -8,7 +8,7 @@ import type { Connectable, Queryable } from "../db/index";
 import { createEpisode, type Episode } from "../episodes/index";
 import { silentLogger, Telemetry } from "../telemetry/index";
 import { LocalRunner } from "./local-runner";
-import { noopStrategy } from "./testing/index";
+import { createHostFixture, noopStrategy } from "./testing/index";
 
 let db: TestDatabase;
 const node = "batch-node";
@@ -157,5 +157,29 @@ describe("LocalRunner with postgres claims", () => {
       "SELECT count(*)::int AS n FROM cyclium_work_claims",
     );
     expect(rows[0]?.n).toBe(0);
+  });
+
+  it("tells the poller the request is completed already, so it sends no second write", async () => {
+    const fixture = createHostFixture(() => db.pool);
+    try {
+      const { host, nodeIdentity } = fixture.startHost([
+        fixture.actor("a", noopStrategy, { maxConcurrentEpisodes: 4 }),
+      ]);
+      const { episode, requestId } = await dispatched();
+      await db.pool.query("UPDATE cyclium_trigger_requests SET claimed_by = $1 WHERE id = $2", [
+        nodeIdentity,
+        requestId,
+      ]);
+      const dispatch = host.dispatch(episode, { triggerRequestId: requestId });
+      if (!dispatch.ok) throw new Error(dispatch.reason);
+      expect(await dispatch.settled).toEqual({ ran: true, requestCompleted: true });
+      const { rows } = await db.pool.query<{ status: string }>(
+        "SELECT status FROM cyclium_trigger_requests WHERE id = $1",
+        [requestId],
+      );
+      expect(rows[0]?.status).toBe("completed");
+    } finally {
+      await fixture.stopAll();
+    }
   });
 });

@@ -46,7 +46,8 @@ export interface RunEpisodeOptions {
 
 /** What running one episode here came to. */
 export type EpisodeRunResult =
-  | { status: "completed" | "failed"; episode: Episode }
+  /** `requestCompleted`: its trigger request was marked completed in the same statement. */
+  | { status: "completed" | "failed"; episode: Episode; requestCompleted?: true }
   /** Another node holds the episode's claim (it runs it, or recovery is at it). */
   | { status: "busy" }
   /** The episode was no longer pending (cancelled, expired, started elsewhere). */
@@ -274,7 +275,11 @@ export class LocalRunner {
       telemetry.emit("cyclium.episode.failed", { count: 1, duration_ms: durationMs }, failed);
       logger.info({ ...failed, error: outcome.message }, "episode failed");
     }
-    return { status: outcome.kind, episode: final };
+    return {
+      status: outcome.kind,
+      episode: final,
+      ...(triggerRequestId === undefined ? {} : { requestCompleted: true as const }),
+    };
   }
 
   #resolve(

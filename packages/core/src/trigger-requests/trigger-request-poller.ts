@@ -22,11 +22,16 @@ export interface PollerHost {
   actorIds(): string[];
   /** Slots an actor could start right now (max concurrent − running − queued). */
   freeCapacity(actorId: string): number;
-  /** Queues a claimed request's episode; `settled` resolves when it has run (or will not). */
+  /**
+   * Queues a claimed request's episode; `settled` resolves when it has run (or will not), with
+   * `requestCompleted` when the episode's end already marked the request completed.
+   */
   dispatch(
     episode: Episode,
     opts: TTriggerRequestOpts & { triggerRequestId: string },
-  ): { ok: true; settled: Promise<{ ran: boolean }> } | { ok: false; reason: string };
+  ):
+    | { ok: true; settled: Promise<{ ran: boolean; requestCompleted?: boolean }> }
+    | { ok: false; reason: string };
   onSlotFreed(listener: (actorId: string) => void): () => void;
 }
 
@@ -271,9 +276,11 @@ export class TriggerRequestPoller {
       { request_id: request.id, episode_id: request.episode.id, actor_id: request.episode.actorId },
     );
     const settle = dispatched.settled
-      .then(({ ran }) =>
-        ran ? this.#settler.complete(request.id) : this.#settler.release(request.id),
-      )
+      .then(({ ran, requestCompleted }) => {
+        // The runner's end statement completes the request with the episode: no second write.
+        if (requestCompleted === true) return undefined;
+        return ran ? this.#settler.complete(request.id) : this.#settler.release(request.id);
+      })
       .catch((err: unknown) => {
         // The maintenance pass completes or releases it later.
         logger.warn({ err, request_id: request.id }, "could not settle trigger request");
