@@ -37,6 +37,8 @@ export interface CycliumNodeOptions {
     /** Defaults to the node's env (strict). */
     sourceEnv?: string | null;
     ttlMs?: number;
+    /** Requests claimed per actor beyond its free slots (ActorHost's requestPrefetch); 0 default. */
+    prefetch?: number;
   };
   actors: readonly ActorDefinition[];
   strategies?: StrategyRegistry | Record<string, AnyStrategy>;
@@ -101,6 +103,9 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     deferred,
     bus,
     ...(options.jitterMs === undefined ? {} : { jitterMs: options.jitterMs }),
+    ...(options.poller.enabled && options.poller.prefetch !== undefined
+      ? { requestPrefetch: options.poller.prefetch }
+      : {}),
     logger,
     telemetry,
   });
