@@ -48,7 +48,7 @@ export const cycliumSystem: BenchSystem = {
   id: "cyclium",
   label: "cyclium",
   settings:
-    "createCycliumNode (full, postgres work claims, poller), maxConcurrentEpisodes = concurrency, pool = concurrency + 1",
+    "createCycliumNode (full, postgres work claims, poller with prefetch 500), maxConcurrentEpisodes = concurrency, pool = concurrency + 1",
   async install(url) {
     await migrate({ url, migrationsDir });
   },
