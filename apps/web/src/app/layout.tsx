@@ -8,6 +8,8 @@ import "./styles/tokens.css";
 import "./styles/shell.css";
 import "./styles/components.css";
 import "./styles/console.css";
+import "./styles/console-detail.css";
+import "./styles/console-widgets.css";
 
 export const metadata: Metadata = {
   title: { default: "Cyclium console", template: "%s · Cyclium" },

@@ -51,7 +51,11 @@ function ModeSelect({
         onChange={(event) => onChange(event.target.value)}
       >
         <option value={INHERIT}>
-          {actorId === null ? `base (${reported ?? "?"})` : "inherit"}
+          {actorId !== null
+            ? "inherit"
+            : reported === undefined
+              ? "not set"
+              : `as configured (${reported})`}
         </option>
         {MODES.map((mode) => (
           <option key={mode} value={mode}>

@@ -100,7 +100,7 @@ export function AuditLive() {
               </EmptyState>
             }
           />
-          <Pager page={data.page} shown={data.items.length} noun="entries" />
+          <Pager page={data.page} shown={data.items.length} noun={["entry", "entries"]} />
         </>
       )}
     </LivePage>

@@ -150,7 +150,7 @@ export function ClaimsLive() {
               </EmptyState>
             }
           />
-          <Pager page={data.page} shown={data.items.length} noun="claims" />
+          <Pager page={data.page} shown={data.items.length} noun={["claim", "claims"]} />
         </>
       )}
     </LivePage>

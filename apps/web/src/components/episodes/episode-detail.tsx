@@ -10,6 +10,7 @@ import { ErrorCallout, LoadingRows, StaleCallout } from "@/components/ui/query-s
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { formatCount } from "@/lib/format-count";
+import { plural } from "@/lib/plural";
 import { formatDuration } from "@/lib/format-duration";
 import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
@@ -40,7 +41,8 @@ function Facts({ episode }: { episode: TEpisodeDetail }) {
       <dd>{episode.attempt}</dd>
       <dt>Usage</dt>
       <dd>
-        {episode.turnsUsed} turns · {formatCount(episode.tokensUsed)} tokens
+        {plural(episode.turnsUsed, "turn")} · {formatCount(episode.tokensUsed)}{" "}
+        {episode.tokensUsed === 1 ? "token" : "tokens"}
         {runMs !== null ? ` · ${formatDuration(runMs)}` : ""}
       </dd>
       <dt>Env / stack</dt>
@@ -162,7 +164,7 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
             <div className="card-header">
               Step journal
               <span className="note">
-                {episode.steps.length} steps
+                {plural(episode.steps.length, "step")}
                 {episode.checkpoints > 0 ? ` · ${episode.checkpoints} checkpoints` : ""}
               </span>
             </div>

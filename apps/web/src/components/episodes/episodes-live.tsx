@@ -54,7 +54,11 @@ export function EpisodesLive() {
       ) : (
         <>
           <EpisodesTable items={list.data.items} envParam={params.get("env")} filtered={filtered} />
-          <Pager page={list.data.page} shown={list.data.items.length} noun="episodes" />
+          <Pager
+            page={list.data.page}
+            shown={list.data.items.length}
+            noun={["episode", "episodes"]}
+          />
         </>
       )}
     </>

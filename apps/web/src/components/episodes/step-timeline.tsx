@@ -2,6 +2,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { JsonBlock } from "@/components/ui/json-block";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { formatCount } from "@/lib/format-count";
+import { plural } from "@/lib/plural";
 import type { TEpisodeStepView as TEpisodeStep } from "@/trpc/router-types";
 
 /**
@@ -34,8 +35,8 @@ export function StepTimeline({ steps, status }: { steps: TEpisodeStep[]; status:
                     <div className="timeline-head">
                       <strong className="mono">{step.outcome}</strong>
                       <span className="timeline-meta">
-                        {formatCount(step.durationMs)} ms · {step.turns} turns ·{" "}
-                        {formatCount(step.tokens)} tokens
+                        {formatCount(step.durationMs)} ms · {plural(step.turns, "turn")} ·{" "}
+                        {formatCount(step.tokens)} {step.tokens === 1 ? "token" : "tokens"}
                         {step.node ? ` · ${step.node}` : ""}
                       </span>
                       <span className="timeline-meta">

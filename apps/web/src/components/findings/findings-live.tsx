@@ -134,7 +134,7 @@ export function FindingsLive() {
               </EmptyState>
             }
           />
-          <Pager page={data.page} shown={data.items.length} noun="findings" />
+          <Pager page={data.page} shown={data.items.length} noun={["finding", "findings"]} />
         </>
       )}
     </LivePage>

@@ -70,7 +70,7 @@ export function OverviewExtras() {
           title="Work claims, last hour"
           meta={<Link href="/telemetry">All telemetry →</Link>}
         />
-        <div className="chart-grid">
+        <div className="chart-grid chart-grid-4">
           {(claims.data?.series ?? []).map((series) => (
             <EventChart key={series.event} series={series} height={100} />
           ))}

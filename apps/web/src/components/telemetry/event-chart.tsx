@@ -30,11 +30,6 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
         <span className="chart-name">{series.event.replace(/^cyclium\./, "")}</span>
         <span className="chart-total">{formatCount(series.total)} in window</span>
       </div>
-      {alert ? (
-        <p className="chart-alert" role="alert" data-testid="telemetry-alert">
-          {alert}
-        </p>
-      ) : null}
       <div style={{ width: "100%", height }}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={series.points} margin={{ top: 4, right: 4, bottom: 0, left: -18 }}>
@@ -49,6 +44,8 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
             />
             <YAxis
               allowDecimals={false}
+              tickCount={3}
+              domain={[0, (dataMax: number) => Math.max(dataMax, 2)]}
               tick={{ fontSize: 10, fill: "#8a94a6" }}
               tickLine={false}
               axisLine={false}
@@ -65,6 +62,11 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
           </BarChart>
         </ResponsiveContainer>
       </div>
+      {alert ? (
+        <p className="chart-alert" role="alert" data-testid="telemetry-alert">
+          {alert}
+        </p>
+      ) : null}
     </div>
   );
 }

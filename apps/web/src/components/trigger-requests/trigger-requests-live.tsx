@@ -124,7 +124,7 @@ export function TriggerRequestsLive() {
               </EmptyState>
             }
           />
-          <Pager page={data.page} shown={data.items.length} noun="requests" />
+          <Pager page={data.page} shown={data.items.length} noun={["request", "requests"]} />
         </>
       )}
     </LivePage>

@@ -105,7 +105,11 @@ export function TriggerDetail({
         <div>
           <h1 className="page-title mono">{trigger.name}</h1>
           <p className="page-summary">
-            {trigger.paused ? <StatusPill status="paused" /> : <StatusPill status="active" />}{" "}
+            {trigger.paused ? (
+              <StatusPill status="paused" />
+            ) : (
+              <StatusPill status="ok" label="active" />
+            )}{" "}
             <span className="pill">{trigger.kind}</span>{" "}
             <span className="mono">{ruleOf(trigger)}</span>
             {trigger.paused && trigger.paused_by ? (

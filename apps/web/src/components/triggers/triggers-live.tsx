@@ -69,7 +69,7 @@ function columnsFor(envParam: string | null, canOperate: boolean) {
             <StatusPill status="paused" />
           </span>
         ) : (
-          <StatusPill status="active" label="active" />
+          <StatusPill status="ok" label="active" />
         ),
     }),
     column.accessor("next_fire_at", {

@@ -11,13 +11,22 @@ export interface TPageCursors {
  * Keyset paging (newest first): "Newer" and "Older" move by cursor, "Newest" returns to the live
  * head of the list, which is the only page that shows rows as they arrive.
  */
-export function Pager({ page, shown, noun }: { page: TPageCursors; shown: number; noun: string }) {
+export function Pager({
+  page,
+  shown,
+  noun,
+}: {
+  page: TPageCursors;
+  shown: number;
+  /** Singular and plural: ["entry", "entries"]. */
+  noun: readonly [string, string];
+}) {
   const { get, update } = useUrlState();
   const atHead = get("cursor") === undefined;
   return (
-    <nav className="pager" aria-label={`${noun} pages`}>
+    <nav className="pager" aria-label={`${noun[1]} pages`}>
       <span className="pager-status">
-        {shown === 0 ? `No ${noun}` : `${shown} ${noun}`}
+        {shown === 0 ? `No ${noun[1]}` : `${shown} ${shown === 1 ? noun[0] : noun[1]}`}
         {atHead ? " · newest first, updating live" : " · an older page, not updating with new rows"}
       </span>
       <div className="pager-buttons">

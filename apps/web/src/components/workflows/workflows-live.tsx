@@ -110,7 +110,7 @@ export function WorkflowsLive() {
               </EmptyState>
             }
           />
-          <Pager page={data.page} shown={data.items.length} noun="instances" />
+          <Pager page={data.page} shown={data.items.length} noun={["instance", "instances"]} />
         </>
       )}
     </LivePage>
