@@ -134,10 +134,12 @@ function tail(file: string, lines = 40): string {
 export async function startWeb(options: {
   databaseUrl: string;
   env?: Record<string, string>;
+  /** Log file name under .logs/ when a spec starts a console of its own. */
+  name?: string;
 }): Promise<ManagedProcess & { baseUrl: string }> {
   const port = await freePort();
   const web = startProcess({
-    name: "web",
+    name: options.name ?? "web",
     command: process.execPath,
     args: [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"],
     cwd: webRoot,
