@@ -44,6 +44,10 @@ export type EndEpisodesOutcome =
  *
  * The release and the request follow the fence, not the end: an episode cancelled while it ran
  * still frees its claim and its request, as the runner did before.
+ *
+ * Every table is reached through `= ANY(ARRAY(...))` of the batch's keys: joined to unnest() of
+ * unknown size, the planner hash-joined sequential scans of the claims and requests tables, which
+ * grow by a row per episode (22.6 ms per batch of 24 after 20,000 episodes, 113 buffers each).
  */
 const SQL = `
 WITH input AS (
@@ -56,9 +60,10 @@ WITH input AS (
 ),
 held AS (
   SELECT i.episode_id
-    FROM input i JOIN cyclium_work_claims c
+    FROM cyclium_work_claims c JOIN input i
       ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
-     AND c.attempt = i.claim_attempt AND c.state = 'claimed'
+     AND c.attempt = i.claim_attempt
+   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed'
    FOR SHARE OF c
 ),
 fence AS (
@@ -85,14 +90,16 @@ ended AS (
          finished_at = now(),
          updated_at = now()
     FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id
-   WHERE e.id = f.episode_id AND e.status IN ('pending', 'running')
+   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
+     AND e.id = f.episode_id AND e.status IN ('pending', 'running')
   RETURNING ${episodeColumns("e")}
 ),
 released AS (
   UPDATE cyclium_work_claims c
      SET state = 'done', updated_at = now()
     FROM fence f
-   WHERE c.dedupe_key = f.claim_key AND c.owner_node = f.claim_owner
+   WHERE c.dedupe_key = ANY(ARRAY(SELECT claim_key FROM fence))
+     AND c.dedupe_key = f.claim_key AND c.owner_node = f.claim_owner
      AND c.attempt = f.claim_attempt AND c.state = 'claimed'
   RETURNING c.dedupe_key
 ),
@@ -100,7 +107,8 @@ completed AS (
   UPDATE cyclium_trigger_requests r
      SET status = 'completed', completed_at = now(), updated_at = now()
     FROM fence f
-   WHERE r.id = f.request_id AND r.status = 'claimed' AND r.claimed_by = $1
+   WHERE r.id = ANY(ARRAY(SELECT request_id FROM fence))
+     AND r.id = f.request_id AND r.status = 'claimed' AND r.claimed_by = $1
   RETURNING r.id
 ),
 notified AS (

@@ -33,7 +33,9 @@ export type StartEpisodesOutcome =
  *
  * The busy test reads the snapshot (as acquireClaim's does) so that it never locks a held row;
  * the upsert re-checks under the row lock. ORDER BY claim_key takes the row locks in one order,
- * so two nodes upserting overlapping keys cannot deadlock.
+ * so two nodes upserting overlapping keys cannot deadlock. Tables are reached by `= ANY` of the
+ * batch's keys: a NOT EXISTS per key was planned as a sequential scan of the claims table, which
+ * grows by a row per episode (4.9 ms per batch of 24 after 20,000 episodes, 51 buffers each).
  */
 const SQL = `
 WITH input AS (
@@ -42,14 +44,17 @@ WITH input AS (
 startable AS (
   SELECT i.episode_id, i.claim_key
     FROM input i JOIN cyclium_episodes e ON e.id = i.episode_id
-   WHERE e.status = 'pending' AND e.archived_at IS NULL
+   WHERE e.id = ANY($3::uuid[]) AND e.status = 'pending' AND e.archived_at IS NULL
+),
+held AS (
+  SELECT w.dedupe_key FROM cyclium_work_claims w
+   WHERE w.dedupe_key = ANY($4::text[]) AND w.state = 'claimed'
 ),
 claimed AS (
   INSERT INTO cyclium_work_claims AS c (dedupe_key, state, owner_node, lease_until)
   SELECT s.claim_key, 'claimed', $1, now() + make_interval(secs => $2)
     FROM startable s
-   WHERE NOT EXISTS (SELECT 1 FROM cyclium_work_claims w
-                      WHERE w.dedupe_key = s.claim_key AND w.state = 'claimed')
+   WHERE s.claim_key NOT IN (SELECT dedupe_key FROM held)
    ORDER BY s.claim_key
   ON CONFLICT (dedupe_key) DO UPDATE
      SET state = 'claimed',
@@ -66,7 +71,8 @@ started AS (
      SET status = 'running', started_at = now(), finished_at = NULL,
          executed_by = $1, updated_at = now()
     FROM startable s JOIN claimed c ON c.dedupe_key = s.claim_key
-   WHERE e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
+   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
+     AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 )
 SELECT i.episode_id::text AS input_id,
