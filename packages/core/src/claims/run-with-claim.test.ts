@@ -5,6 +5,7 @@ import { createWorkClaims } from "./create-work-claims";
 import { startHeartbeat } from "./heartbeat";
 import { MemoryWorkClaims } from "./memory-work-claims";
 import { runWithAcquiredClaim, runWithClaim } from "./run-with-claim";
+import type { RenewClaimResult } from "./work-claims";
 
 describe("runWithClaim with in-memory claims", () => {
   it("marks the claim done when the work returns", async () => {
@@ -65,6 +66,36 @@ describe("runWithClaim with in-memory claims", () => {
     );
     expect(completed).toEqual({ status: "done", value: 1, released: true });
     expect(claims.get("k")?.state).toBe("done");
+  });
+
+  it("stops the heartbeat on request, so a renew answered after the work's own release is ignored", async () => {
+    const claims = new MemoryWorkClaims();
+    const acquired = await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 });
+    if (!acquired.ok) throw new Error("busy");
+    let renewSent!: () => void;
+    const sent = new Promise<void>((resolve) => (renewSent = resolve));
+    let answer!: (result: RenewClaimResult) => void;
+    // A renew (every lease/3 = 100 ms) that is in flight while the work releases the claim.
+    claims.renew = () => {
+      renewSent();
+      return new Promise((resolve) => (answer = resolve));
+    };
+    const options = { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 };
+    const start = { ...acquired, leaseStartedAt: performance.now() };
+    const result = await runWithAcquiredClaim(
+      options,
+      start,
+      async ({ signal, stopHeartbeat, markReleased }) => {
+        await sent;
+        // What the runner does around its end statement, which marks the claim done.
+        stopHeartbeat();
+        markReleased();
+        answer({ ok: false, error: "not_owner" });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return signal.aborted;
+      },
+    );
+    expect(result).toEqual({ status: "done", value: false, released: true });
   });
 
   it("emits the claim events it is given a telemetry for", async () => {

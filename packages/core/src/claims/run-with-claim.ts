@@ -25,6 +25,14 @@ export interface ClaimedWork {
    * no separate complete is sent when it returns.
    */
   markReleased: () => void;
+  /**
+   * Ends the heartbeat without aborting the work. Call it right before the work's own write that
+   * releases the claim: a renew reaching the database after that write finds the claim `done` and
+   * answers not_owner, which a running heartbeat would report as a lost claim (renew_failed, the
+   * SPEC's alert, and an aborted signal) for work that succeeded. Renewing during that write gains
+   * nothing: the renew would wait on the row lock the write holds.
+   */
+  stopHeartbeat: () => void;
 }
 
 /** A claim the caller acquired itself (e.g. many at once with the episodes they start). */
@@ -102,6 +110,7 @@ export async function runWithAcquiredClaim<T>(
       stolen: acquired.stolen,
       fence: acquired.fence,
       markReleased,
+      stopHeartbeat: () => heartbeat?.stop(),
     });
   } catch (error) {
     heartbeat?.stop();

@@ -109,7 +109,7 @@ export class LocalRunner {
       return outcome.status === "busy" ? { status: "busy" } : outcome.value;
     } catch (error) {
       if (error instanceof LeftRunning) return { status: "left_running", reason: error.reason };
-      logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
+      console.error("DEBUG run failed", error); logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
       return { status: "error", error };
     }
   }
@@ -243,6 +243,9 @@ export class LocalRunner {
       EPISODE_EVENT_TOPICS[outcome.kind],
       episodeEvent({ ...episode, status: outcome.kind, errorClass, errorMessage }),
     );
+    // Found by the fault suite: a renew landing right after this statement found the claim done
+    // and reported it lost (renew_failed, lease_lost) for an episode that had just completed.
+    claimed.stopHeartbeat();
     const end = await this.#writes.end({
       episodeId: episode.id,
       fence: claimed.fence,
