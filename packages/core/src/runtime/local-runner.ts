@@ -109,7 +109,7 @@ export class LocalRunner {
       return outcome.status === "busy" ? { status: "busy" } : outcome.value;
     } catch (error) {
       if (error instanceof LeftRunning) return { status: "left_running", reason: error.reason };
-      console.error("DEBUG run failed", error); logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
+      logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
       return { status: "error", error };
     }
   }
