@@ -24,6 +24,8 @@ export function acceptableEnd(episode: EpisodeRow): boolean {
   );
 }
 
+const isInfo = (record: { type: string }): boolean => record.type === "info";
+
 function outcomeOf(records: readonly { type: string }[]): "ok" | "fail" | "info" {
   if (records.some((r) => r.type === "ok")) return "ok";
   if (records.some((r) => r.type === "fail")) return "fail";
@@ -52,7 +54,8 @@ function inputKey(episode: EpisodeRow): string | undefined {
  * The checks every scenario shares, over the whole history:
  *
  * - a client operation (a fire by idempotency key, a published event) is *acknowledged* when one
- *   of its tries answered ok; it is *lost* when it then has no episode, or its episode did not
+ *   of its tries answered ok, *unknown* when at least one try got no definite answer (a timeout,
+ *   a lost connection: the client retried it with the same key); it is *lost* when it then has no episode, or its episode did not
  *   end as its policy allows (restart: completed; fail: completed or failed `orphaned`);
  * - *duplicated*: more than one episode for one operation, or an episode with more than one
  *   `done` in its journal, or completed (telemetry) by more than one process;
@@ -70,7 +73,10 @@ export function checkCommon(facts: RunFacts): CommonCheck {
     facts.episodes.filter((e) => e.actor_id === ACTORS.event),
     (e) => inputKey(e) ?? "",
   );
-  const journal = groupBy(facts.steps, (s) => s.episode_id);
+  // Write order: ids come from a sequence, and the fence's row lock orders a zombie's write and
+  // the steal that fences it.
+  const ordered = [...facts.steps].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  const journal = groupBy(ordered, (s) => s.episode_id);
   const counts: Counts = {
     attempted: 0,
     acknowledged: 0,
@@ -81,22 +87,29 @@ export function checkCommon(facts: RunFacts): CommonCheck {
     unknown: 0,
   };
   const lostExamples: string[] = [];
+  let unresolved = 0;
   const duplicated = new Set<string>();
 
   const fires = facts.history.filter((r): r is FireRecord => r.op === "fire");
   for (const [key, records] of groupBy(fires, (r) => `${r.actor}\u0000${r.key}`)) {
     const [actor = "", opKey = ""] = key.split("\u0000");
     const episodes = byDedupeKey.get(`manual:${actor}:${WORK_EXPECTATION}:${opKey}`) ?? [];
-    tally(outcomeOf(records), episodes, `fire ${opKey}`);
+    tally(outcomeOf(records), records.some(isInfo), episodes, `fire ${opKey}`);
   }
   const publishes = facts.history.filter((r): r is PublishRecord => r.op === "publish");
   for (const [key, records] of groupBy(publishes, (r) => r.key)) {
-    tally(outcomeOf(records), pings.get(key) ?? [], `event ${key}`);
+    tally(outcomeOf(records), records.some(isInfo), pings.get(key) ?? [], `event ${key}`);
   }
 
-  function tally(outcome: "ok" | "fail" | "info", episodes: EpisodeRow[], label: string): void {
+  function tally(
+    outcome: "ok" | "fail" | "info",
+    indeterminate: boolean,
+    episodes: EpisodeRow[],
+    label: string,
+  ): void {
     counts.attempted += 1;
-    if (outcome === "info") counts.unknown += 1;
+    if (indeterminate) counts.unknown += 1;
+    if (outcome === "info") unresolved += 1;
     if (episodes.length > 1) duplicated.add(label);
     if (outcome !== "ok") return;
     counts.acknowledged += 1;
@@ -145,7 +158,8 @@ export function checkCommon(facts: RunFacts): CommonCheck {
   if (lostExamples.length > 0) violations.push(`lost: ${lostExamples.join("; ")}`);
   if (duplicated.size > 0) violations.push(`duplicated: ${[...duplicated].slice(0, 5).join("; ")}`);
 
-  return { counts, violations, details: commonDetails(facts), episodesById, journal };
+  const details = { ...commonDetails(facts), unresolvedOps: unresolved };
+  return { counts, violations, details, episodesById, journal };
 }
 
 function commonDetails(facts: RunFacts): Record<string, string | number> {
@@ -160,6 +174,7 @@ function commonDetails(facts: RunFacts): Record<string, string | number> {
     completed: facts.episodes.filter((e) => e.status === "completed").length,
     orphaned: facts.episodes.filter((e) => e.error_class === "orphaned").length,
     steals: count((r) => r.op === "claim" && r.event === "steal"),
+    renewFailed: count((r) => r.op === "claim" && r.event === "renew_failed"),
     aborts: [...aborts].map(([reason, list]) => `${reason}×${list.length}`).join(" ") || "0",
     cronWindows: facts.episodes.filter((e) => e.actor_id === ACTORS.cron).length,
     drainMs: Math.round(facts.meta.drainMs),

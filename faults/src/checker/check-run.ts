@@ -1,4 +1,9 @@
 import { checkCommon, type CommonCheck } from "./check-common";
+import { checkKills } from "./check-kills";
+import { checkPartition } from "./check-partition";
+import { checkPause } from "./check-pause";
+import { checkQuiet } from "./check-quiet";
+import { checkRestart } from "./check-restart";
 import { loadRun } from "./load-run";
 import type { RunFacts, ScenarioReport } from "./run-facts";
 
@@ -9,7 +14,13 @@ export type ScenarioCheck = (
 ) => { details: Record<string, string | number>; violations: string[] };
 
 /** By scenario id; the common checks apply to every scenario. */
-const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([]);
+const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([
+  [1, checkQuiet],
+  [2, checkKills],
+  [3, checkPause],
+  [4, checkRestart],
+  [5, checkPartition],
+]);
 
 /** Checks one scenario's results directory; the run passes only without lost, duplicated or violations. */
 export async function checkRun(dir: string): Promise<ScenarioReport> {
@@ -21,6 +32,7 @@ export async function checkRun(dir: string): Promise<ScenarioReport> {
   };
   const violations = [...common.violations, ...own.violations];
   if (!facts.meta.drained) violations.push("the drain timed out");
+  if (facts.meta.error !== undefined) violations.push(`the scenario failed: ${facts.meta.error}`);
   return {
     id: facts.meta.id,
     name: facts.meta.name,

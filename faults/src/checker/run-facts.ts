@@ -70,6 +70,8 @@ export const ZScenarioMeta = z.object({
   drainMs: z.number(),
   /** Scenario-specific measurements (counts, durations in ms) and facts (victim identity...). */
   measured: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  /** Set when the scenario itself failed (a fault could not be applied, a wait timed out). */
+  error: z.string().optional(),
 });
 
 export type ScenarioMeta = z.infer<typeof ZScenarioMeta>;

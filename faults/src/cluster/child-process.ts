@@ -70,6 +70,11 @@ export class ClusterChild {
     return this.child.pid ?? -1;
   }
 
+  /** Alive and past its start-up (it printed `ready`). */
+  get ready(): boolean {
+    return this.alive && this.events.some((line) => line.event === "ready");
+  }
+
   get alive(): boolean {
     return this.#exitedCode === undefined;
   }

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { realNow } from "../history/records";
 import { TcpProxy } from "../proxy/tcp-proxy";
 import { ClusterChild } from "./child-process";
 
@@ -79,15 +78,15 @@ export class Cluster {
     return this.#config;
   }
 
-  /** SIGKILL the worker and start it again at once; resolves when the new one is ready. */
-  async killAndRestart(slot: WorkerSlot): Promise<{ killedPid: number; killedAt: number }> {
-    const killedPid = slot.child.pid;
-    const killedAt = realNow();
+  /**
+   * SIGKILL the worker and start it again at once under its identity; resolves when the new
+   * process is ready. The slot's `child` is the new process from the moment it is spawned.
+   */
+  async killAndRestart(slot: WorkerSlot): Promise<void> {
     await slot.child.kill();
     slot.generation += 1;
     slot.child = this.#spawnWorker(slot);
     await waitReady(slot.child);
-    return { killedPid, killedAt };
   }
 
   /** Stops every process gracefully (a stop command), killing what does not exit in time. */

@@ -34,7 +34,8 @@ export const ZPublishBatch = z.object({
   concurrency: z.number().int().positive(),
 });
 
-export const ZProbe = z.object({ cmd: z.literal("probe"), id: z.string() });
+// `probeId`, not `id`: the envelope's `id` numbers the request.
+export const ZProbe = z.object({ cmd: z.literal("probe"), probeId: z.string() });
 export const ZStop = z.object({ cmd: z.literal("stop") });
 
 export const ZCommand = z.discriminatedUnion("cmd", [

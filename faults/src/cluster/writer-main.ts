@@ -46,7 +46,7 @@ runCommandLoop(async (command) => {
     case "publish-batch":
       return publishBatch(command, started);
     case "probe":
-      await node.bus.publish(PROBE_TOPIC, { id: command.id });
+      await node.bus.publish(PROBE_TOPIC, { id: command.probeId });
       return null;
     case "stop":
       await started.stop();

@@ -5,6 +5,9 @@ import pg from "pg";
 const ms = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /**
+ * Ids are bigints sent as text (JavaScript numbers would round them); the ORDER BY names the
+ * table's column, since the text alias would sort "1036" before "257".
+ *
  * What the checker reads from the database, one query per table: the episodes, the step journal,
  * the work claims and the trigger requests. Times are ms since the epoch on the database clock
  * (the real one: only worker processes are ever skewed).
@@ -17,15 +20,15 @@ SELECT id, actor_id, expectation_id, status, phase, trigger_type, dedupe_key, in
        ${ms("finished_at")} AS finished_at
   FROM cyclium_episodes ORDER BY inserted_at, id`,
   steps: `
-SELECT id::text AS id, episode_id, attempt, step_no, outcome, node,
+SELECT s.id::text AS id, episode_id, attempt, step_no, outcome, node,
        ${ms("inserted_at")} AS inserted_at
-  FROM cyclium_episode_steps ORDER BY id`,
+  FROM cyclium_episode_steps s ORDER BY s.id`,
   claims: `
 SELECT dedupe_key, state, owner_node, attempt, steals, error_detail
   FROM cyclium_work_claims ORDER BY id`,
   requests: `
-SELECT id::text AS id, episode_id, status, claimed_by
-  FROM cyclium_trigger_requests ORDER BY id`,
+SELECT r.id::text AS id, episode_id, status, claimed_by
+  FROM cyclium_trigger_requests r ORDER BY r.id`,
 } as const;
 
 export type DumpTable = keyof typeof QUERIES;

@@ -1,5 +1,15 @@
 import { noFaults } from "./s1-no-faults";
+import { killWorkers } from "./s2-kill-workers";
+import { pauseWorker } from "./s3-pause-worker";
+import { restartPostgres } from "./s4-restart-postgres";
+import { partitionWorker } from "./s5-partition-worker";
 import type { Scenario } from "./scenario";
 
 /** Every scenario of issue 8, in the order `pnpm faults` runs them. */
-export const SCENARIOS: readonly Scenario[] = [noFaults];
+export const SCENARIOS: readonly Scenario[] = [
+  noFaults,
+  killWorkers,
+  pauseWorker,
+  restartPostgres,
+  partitionWorker,
+];

@@ -39,13 +39,19 @@ export async function runScenario(
   const startedAt = realNow();
   log("starting the cluster");
   const cluster = await Cluster.start(config);
-  let measured: ScenarioMeta["measured"];
+  let measured: ScenarioMeta["measured"] = {};
+  let error: string | undefined;
   let drain: { drained: boolean; drainMs: number };
   try {
     log("running");
     measured = await scenario.run({ cluster, server, databaseUrl, nemesis, quick, log });
     log("draining");
     drain = await waitForDrain(databaseUrl, quick ? 180_000 : 600_000, log);
+  } catch (thrown) {
+    // The evidence so far is still worth checking: drain what can be drained and go on.
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+    log(`scenario failed: ${error}`);
+    drain = await waitForDrain(databaseUrl, 60_000, log);
   } finally {
     await cluster.stop();
     nemesis.close();
@@ -64,6 +70,7 @@ export async function runScenario(
     drained: drain.drained,
     drainMs: drain.drainMs,
     measured,
+    ...(error === undefined ? {} : { error }),
   };
   await writeFile(path.join(dir, "scenario.json"), `${JSON.stringify(meta, null, 2)}\n`);
   log(`done in ${Math.round((meta.finishedAt - startedAt) / 1000)} s`);

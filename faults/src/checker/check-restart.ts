@@ -1,0 +1,42 @@
+import type { ScenarioCheck } from "./check-run";
+import { nemesisEvents } from "./history-queries";
+
+/**
+ * Slack on top of what recovery needs by design, for a sweep that is itself slow on a loaded
+ * machine right after a restart (every node reconnects at once).
+ */
+const SLACK_MS = 5_000;
+
+/**
+ * Scenario 4: the server came back, every worker heard a bus probe published after it (the run
+ * waits for that and fails otherwise), and no running episode stayed silent longer than recovery
+ * needs: its lease lapses, it turns stale, and the next sweep (every interval) takes it.
+ */
+export const checkRestart: ScenarioCheck = (facts) => {
+  const { meta } = facts;
+  const bound =
+    Math.max(meta.leaseSeconds * 1000, meta.staleAfterMs) + meta.recoveryIntervalMs + SLACK_MS;
+  const silence = Number(meta.measured.maxSilentRunningMs ?? 0);
+  const violations: string[] = [];
+  if (silence > bound) {
+    violations.push(
+      `a running episode stayed silent ${(silence / 1000).toFixed(1)} s (bound ${(bound / 1000).toFixed(1)} s)`,
+    );
+  }
+  const restarts = nemesisEvents(facts.history, "pg-start").length;
+  if (restarts === 0) violations.push("PostgreSQL was never restarted");
+  const probesPerWorker = new Map<string, number>();
+  for (const r of facts.history) {
+    if (r.op === "probe") probesPerWorker.set(r.proc, (probesPerWorker.get(r.proc) ?? 0) + 1);
+  }
+  return {
+    details: {
+      restarts,
+      longestDownS: (Number(meta.measured.longestDownMs ?? 0) / 1000).toFixed(1),
+      "bus listening again after": `${(Number(meta.measured.busBackMs ?? 0) / 1000).toFixed(1)}s`,
+      "longest silent running episode": `${(silence / 1000).toFixed(1)}s (bound ${(bound / 1000).toFixed(1)}s)`,
+      workersHearingProbes: probesPerWorker.size,
+    },
+    violations,
+  };
+};
