@@ -38,6 +38,12 @@ export interface Heartbeat {
   readonly signal: AbortSignal;
   /** Ends the heartbeat without aborting the work (the work is done). Idempotent. */
   stop(): void;
+  /**
+   * `stop()`, then resolves once a renew already sent has been answered or timed out: a write
+   * that releases the claim must not overtake it, or the renew finds the claim released and
+   * reports a renew_failed that never was.
+   */
+  stopAndSettle(): Promise<void>;
   readonly ended: Promise<HeartbeatEnd>;
   /** How many times the renew loop crashed and was restarted. */
   readonly restarts: number;
@@ -67,6 +73,7 @@ class ClaimHeartbeat implements Heartbeat {
   private readonly logger: Logger;
   private deadline: number;
   private watchdog: NodeJS.Timeout | undefined;
+  private renewing: Promise<unknown> | undefined;
   private finished = false;
   private resolveEnded!: (end: HeartbeatEnd) => void;
   private readonly onParentAbort = (): void => {
@@ -105,6 +112,11 @@ class ClaimHeartbeat implements Heartbeat {
     this.end("stopped");
   }
 
+  async stopAndSettle(): Promise<void> {
+    this.stop();
+    await this.renewing?.catch(() => undefined);
+  }
+
   private supervise(): void {
     this.loop().catch((error: unknown) => {
       if (this.finished) return;
@@ -128,12 +140,16 @@ class ClaimHeartbeat implements Heartbeat {
       if (this.finished) return;
       const sentAt = performance.now();
       let result: RenewClaimResult;
+      const renewal = this.renewWithTimeout();
+      this.renewing = renewal;
       try {
-        result = await this.renewWithTimeout();
+        result = await renewal;
       } catch (error) {
         this.logger.warn({ err: error, ...this.meta() }, "claim renew failed; retrying");
         delay = this.retryDelayMs;
         continue;
+      } finally {
+        this.renewing = undefined;
       }
       this.handleRenew(result, sentAt);
       delay = this.intervalMs;

@@ -68,33 +68,38 @@ describe("runWithClaim with in-memory claims", () => {
     expect(claims.get("k")?.state).toBe("done");
   });
 
-  it("stops the heartbeat on request, so a renew answered after the work's own release is ignored", async () => {
+  it("stops the heartbeat on request once the renew in flight is answered, and ignores its answer", async () => {
     const claims = new MemoryWorkClaims();
     const acquired = await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 });
     if (!acquired.ok) throw new Error("busy");
     let renewSent!: () => void;
     const sent = new Promise<void>((resolve) => (renewSent = resolve));
     let answer!: (result: RenewClaimResult) => void;
-    // A renew (every lease/3 = 100 ms) that is in flight while the work releases the claim.
+    // A renew (every lease/3 = 100 ms) in flight when the work is about to release the claim.
     claims.renew = () => {
       renewSent();
       return new Promise((resolve) => (answer = resolve));
     };
     const options = { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 };
     const start = { ...acquired, leaseStartedAt: performance.now() };
+    const order: string[] = [];
     const result = await runWithAcquiredClaim(
       options,
       start,
       async ({ signal, stopHeartbeat, markReleased }) => {
         await sent;
-        // What the runner does around its end statement, which marks the claim done.
-        stopHeartbeat();
-        markReleased();
+        const stopped = stopHeartbeat().then(() => order.push("stopped"));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push("answered");
         answer({ ok: false, error: "not_owner" });
+        await stopped;
+        // Only now does the runner send the write that releases the claim.
+        markReleased();
         await new Promise((resolve) => setTimeout(resolve, 50));
         return signal.aborted;
       },
     );
+    expect(order).toEqual(["answered", "stopped"]);
     expect(result).toEqual({ status: "done", value: false, released: true });
   });
 

@@ -26,13 +26,13 @@ export interface ClaimedWork {
    */
   markReleased: () => void;
   /**
-   * Ends the heartbeat without aborting the work. Call it right before the work's own write that
-   * releases the claim: a renew reaching the database after that write finds the claim `done` and
-   * answers not_owner, which a running heartbeat would report as a lost claim (renew_failed, the
-   * SPEC's alert, and an aborted signal) for work that succeeded. Renewing during that write gains
-   * nothing: the renew would wait on the row lock the write holds.
+   * Ends the heartbeat without aborting the work and resolves once a renew in flight is answered.
+   * Await it right before the work's own write that releases the claim: a renew reaching the
+   * database after that write finds the claim `done` and answers not_owner, reported as a lost
+   * claim (renew_failed, the SPEC's alert, and an aborted signal) for work that succeeded.
+   * Renewing during that write gains nothing: the renew would wait on the row lock it holds.
    */
-  stopHeartbeat: () => void;
+  stopHeartbeat: () => Promise<void>;
 }
 
 /** A claim the caller acquired itself (e.g. many at once with the episodes they start). */
@@ -110,7 +110,7 @@ export async function runWithAcquiredClaim<T>(
       stolen: acquired.stolen,
       fence: acquired.fence,
       markReleased,
-      stopHeartbeat: () => heartbeat?.stop(),
+      stopHeartbeat: () => heartbeat?.stopAndSettle() ?? Promise.resolve(),
     });
   } catch (error) {
     heartbeat?.stop();

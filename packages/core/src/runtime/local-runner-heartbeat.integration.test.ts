@@ -1,18 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ActorRegistry,
-  defineActor,
-  done,
-  next,
-  StrategyRegistry,
-  type Strategy,
-} from "../actors/index";
+import { ActorRegistry, defineActor, done, StrategyRegistry, type Strategy } from "../actors/index";
 import { PostgresWorkClaims, type WorkClaims } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import { createEpisode } from "../episodes/index";
-import { silentLogger, Telemetry } from "../telemetry/index";
+import { silentLogger, Telemetry, type TelemetryEvent } from "../telemetry/index";
 import { LocalRunner } from "./local-runner";
 
 let db: TestDatabase;
@@ -24,44 +17,53 @@ afterAll(async () => {
   await db.drop();
 });
 
-/** Two steps of 150 ms: the heartbeat (lease 0.3 s, renew every 100 ms) renews meanwhile. */
-const twoSteps: Strategy<unknown, number> = {
-  init: () => 0,
-  step: async (count) => {
-    await sleep(150);
-    return count + 1 >= 2 ? done({ steps: count + 1 }) : next(count + 1);
+/** Resolves when the next renew is sent; the strategy ends right then, with the renew in flight. */
+let renewStarted: Promise<void> = Promise.resolve();
+let markRenewStarted: () => void = () => undefined;
+
+const endsDuringARenew: Strategy<unknown, null> = {
+  init: () => null,
+  step: async () => {
+    await renewStarted;
+    return done({ ok: true });
   },
 };
 
 describe("LocalRunner and the claim heartbeat", () => {
-  it("stops renewing before the statement that ends the episode and releases its claim", async () => {
+  it("lets a renew in flight finish, then stops renewing, before the end statement releases the claim", async () => {
     // Found by the fault suite: a renew that reached the database right after the end statement
-    // found the claim `done` and reported it lost (renew_failed, lease_lost) for an episode that
-    // had completed. Here the end statement is held for longer than a renew interval: a heartbeat
-    // still running then sends a renew while it is in flight.
+    // found the claim `done` and was reported as failed (renew_failed, lease_lost) for an episode
+    // that had completed. Here each renew takes 250 ms and the episode ends while one is in flight.
     let endSentAt: number | undefined;
-    const delayingPool: Queryable & Connectable = {
-      query: async (text: string, params?: unknown[]) => {
-        const ending =
+    const pool: Queryable & Connectable = {
+      query: (text: string, params?: unknown[]) => {
+        if (
           text.includes("INSERT INTO cyclium_episode_steps") &&
-          text.includes("UPDATE cyclium_work_claims");
-        if (ending) {
+          text.includes("UPDATE cyclium_work_claims")
+        ) {
           endSentAt ??= performance.now();
-          await sleep(400);
         }
         return db.pool.query(text, params);
       },
       connect: () => db.pool.connect(),
     } as Queryable & Connectable;
     const telemetry = new Telemetry();
-    const inner = new PostgresWorkClaims({ db: delayingPool, telemetry });
-    const renewsAt: number[] = [];
+    const failedRenewals: TelemetryEvent[] = [];
+    telemetry.subscribe((event) => failedRenewals.push(event), {
+      events: ["cyclium.work_claims.renew_failed"],
+    });
+    const inner = new PostgresWorkClaims({ db: pool, telemetry });
+    const renewsDoneAt: number[] = [];
+    renewStarted = new Promise((resolve) => (markRenewStarted = resolve));
     const claims: WorkClaims = {
       kind: "postgres",
       acquire: (options, tx) => inner.acquire(options, tx),
-      renew: (options, tx) => {
-        renewsAt.push(performance.now());
-        return inner.renew(options, tx);
+      renew: async (options, tx) => {
+        markRenewStarted();
+        await sleep(250);
+        const result = await inner.renew(options, tx);
+        renewsDoneAt.push(performance.now());
+        return result;
       },
       complete: (options, tx) => inner.complete(options, tx),
       fail: (options, tx) => inner.fail(options, tx),
@@ -69,16 +71,17 @@ describe("LocalRunner and the claim heartbeat", () => {
     };
     const actor = defineActor({
       identifier: "a",
-      expectations: [{ id: "run", strategy: "two", trigger: { manual: true } }],
+      expectations: [{ id: "run", strategy: "ends", trigger: { manual: true } }],
     });
     const runner = new LocalRunner({
-      db: delayingPool,
+      db: pool,
       claims,
-      leaseSeconds: 0.3,
+      // Renewals every 500 ms, each answered after 250 ms: well inside the lease.
+      leaseSeconds: 1.5,
       nodeIdentity: "hb-node",
       registry: new ActorRegistry({
         actors: [actor],
-        strategies: new StrategyRegistry({ two: twoSteps }),
+        strategies: new StrategyRegistry({ ends: endsDuringARenew }),
       }),
       logger: silentLogger,
       telemetry,
@@ -104,10 +107,12 @@ describe("LocalRunner and the claim heartbeat", () => {
     if (!created.created) throw new Error("episode not created");
 
     const result = await runner.run(created.episode);
+    await sleep(300);
 
     expect(result.status).toBe("completed");
-    expect(renewsAt.length).toBeGreaterThan(0);
     expect(endSentAt).toBeDefined();
-    expect(renewsAt.filter((at) => at > (endSentAt ?? 0))).toEqual([]);
+    expect(renewsDoneAt).toHaveLength(1);
+    expect(renewsDoneAt.every((at) => at < (endSentAt ?? 0))).toBe(true);
+    expect(failedRenewals).toEqual([]);
   });
 });

@@ -245,7 +245,7 @@ export class LocalRunner {
     );
     // Found by the fault suite: a renew landing right after this statement found the claim done
     // and reported it lost (renew_failed, lease_lost) for an episode that had just completed.
-    claimed.stopHeartbeat();
+    await claimed.stopHeartbeat();
     const end = await this.#writes.end({
       episodeId: episode.id,
       fence: claimed.fence,
