@@ -57,16 +57,12 @@ start("worker", "pnpm", ["--filter", "@cyclium/worker", "start"], {
   CYCLIUM_MODE: "full",
   CYCLIUM_NODE_IDENTITY: process.env.CYCLIUM_WORKER_IDENTITY ?? "worker-1",
 });
-start(
-  "web",
-  "pnpm",
-  ["--filter", "@cyclium/web", dev ? "dev" : "start", "--", "-p", String(webPort)],
-  {
-    ...shared,
-    PORT: String(webPort),
-    CYCLIUM_MODE: "trigger_only",
-  },
-);
+// `next start` and `next dev` take their port from PORT.
+start("web", "pnpm", ["--filter", "@cyclium/web", dev ? "dev" : "start"], {
+  ...shared,
+  PORT: String(webPort),
+  CYCLIUM_MODE: "trigger_only",
+});
 await waitForHttp(`http://127.0.0.1:${workerPort}/healthz`);
 await waitForHttp(`http://127.0.0.1:${webPort}/api/health`);
 if (!stopping) {
