@@ -4,7 +4,7 @@ import { CycliumError } from "@cyclium/core/errors";
 import type { Recovery } from "@cyclium/core/recovery";
 import type { FireResult, TFireRequest } from "@cyclium/core/runtime";
 import type { TriggerRegistry, WorkflowStarter } from "@cyclium/core/triggers";
-import type { WorkflowRegistry } from "@cyclium/core/workflows";
+import type { WorkflowEngine, WorkflowRegistry } from "@cyclium/core/workflows";
 
 /**
  * What the console's procedures need from the Cyclium node this process runs (trigger_only,
@@ -20,6 +20,8 @@ export interface TConsoleRuntime {
   /** Writes pending trigger requests for episodes that already exist (retry, recovery). */
   deferExisting(episodes: readonly Episode[]): Promise<string[]>;
   startWorkflow: WorkflowStarter;
+  /** The operator's resume / retry of a `blocked` instance, run by this node's engine. */
+  workflowOperator: Pick<WorkflowEngine, "resume" | "retryStep">;
   recovery: Recovery;
 }
 

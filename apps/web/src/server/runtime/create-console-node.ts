@@ -80,6 +80,10 @@ export async function createConsoleNode(
       if (!engine) throw new Error("the console's workflow engine is not running");
       return engine.startWorkflow(request);
     },
+    workflowOperator: {
+      resume: (input) => requireEngine(workflows.engine).resume(input),
+      retryStep: (input) => requireEngine(workflows.engine).retryStep(input),
+    },
     recovery: createRecovery({
       db,
       node: options.nodeIdentity,
@@ -94,6 +98,11 @@ export async function createConsoleNode(
     }),
   };
   return { node, runtime };
+}
+
+function requireEngine<T>(engine: T | null | undefined): T {
+  if (!engine) throw new Error("the console's workflow engine is not running");
+  return engine;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZName } from "./shared.schema";
+import { ZEnvInput, ZName } from "./shared.schema";
 
 export const ZFireExpectationInput = z.object({
   actorId: ZName,
@@ -21,3 +21,6 @@ export const ZFireExpectationInput = z.object({
     .refine((value) => JSON.stringify(value ?? {}).length <= 65_536, "input is larger than 64 KiB"),
 });
 export type TFireExpectationInput = z.infer<typeof ZFireExpectationInput>;
+
+export const ZCircuitBreakersInput = z.object({ env: ZEnvInput });
+export type TCircuitBreakersInput = z.infer<typeof ZCircuitBreakersInput>;

@@ -1,13 +1,26 @@
+import { listCircuitBreakers } from "@cyclium/core/actors";
 import { audited } from "../../audit";
 import { fireExpectation } from "../../commands/fire-expectation";
 import { listActors } from "../../queries/actors/list-actors";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
-import { ZFireExpectationInput } from "./actors.schema";
+import { ZCircuitBreakersInput, ZFireExpectationInput } from "./actors.schema";
+import { resolveEnv } from "./shared.schema";
 
 export const actorsRouter = createTrpcRouter({
   list: viewerProcedure.query(({ ctx }) =>
     listActors({ db: ctx.db, registered: findConsoleRuntime()?.registry.list() ?? [] }),
+  ),
+
+  /** Circuit-breaker state of every event expectation that has one (SPEC 12), in the env. */
+  circuitBreakers: viewerProcedure.input(ZCircuitBreakersInput).query(({ ctx, input }) =>
+    listCircuitBreakers(
+      {
+        registry: findConsoleRuntime()?.registry ?? { list: () => [] },
+        env: resolveEnv(ctx.node.env, input.env),
+      },
+      ctx.db,
+    ),
   ),
 
   fire: operatorProcedure.input(ZFireExpectationInput).mutation(({ ctx, input }) =>

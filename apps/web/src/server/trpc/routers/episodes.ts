@@ -1,3 +1,4 @@
+import { listCheckpoints } from "@cyclium/core/runtime";
 import { audited } from "../../audit";
 import {
   archiveEpisode,
@@ -45,6 +46,11 @@ export const episodesRouter = createTrpcRouter({
   detail: viewerProcedure
     .input(ZEpisodeIdInput)
     .query(({ ctx, input }) => getEpisodeDetail({ db: ctx.db, id: input.id })),
+
+  /** The episode's checkpoints (SPEC 12), oldest first; recovery_history says which one a restart resumed from. */
+  checkpoints: viewerProcedure
+    .input(ZEpisodeIdInput)
+    .query(({ ctx, input }) => listCheckpoints({ episodeId: input.id }, ctx.db)),
 
   retry: operatorProcedure.input(ZEpisodeIdInput).mutation(({ ctx, input }) =>
     audited(ctx, { action: "episodes.retry", target: input.id }, (tx) =>

@@ -10,3 +10,9 @@ export const ZWorkflowListInput = z.object({
 });
 
 export const ZWorkflowInstanceInput = z.object({ id: ZUuid });
+
+export const ZWorkflowResumeInput = z.object({ instanceId: ZUuid });
+export type TWorkflowResumeInput = z.infer<typeof ZWorkflowResumeInput>;
+
+export const ZWorkflowRetryStepInput = z.object({ instanceId: ZUuid, step: ZName });
+export type TWorkflowRetryStepInput = z.infer<typeof ZWorkflowRetryStepInput>;

@@ -1,9 +1,16 @@
+import { resumeWorkflowInstance, retryWorkflowStep } from "@cyclium/core/workflows";
+import { audited } from "../../audit";
 import { getWorkflowGraph } from "../../queries/workflows/get-workflow-graph";
 import { listWorkflowInstances } from "../../queries/workflows/list-workflow-instances";
-import { findConsoleRuntime } from "../../runtime/console-runtime";
-import { createTrpcRouter, viewerProcedure } from "../init";
+import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
+import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
 import { resolveEnv } from "./shared.schema";
-import { ZWorkflowInstanceInput, ZWorkflowListInput } from "./workflows.schema";
+import {
+  ZWorkflowInstanceInput,
+  ZWorkflowListInput,
+  ZWorkflowResumeInput,
+  ZWorkflowRetryStepInput,
+} from "./workflows.schema";
 
 export const workflowsRouter = createTrpcRouter({
   list: viewerProcedure.input(ZWorkflowListInput).query(({ ctx, input }) =>
@@ -25,5 +32,34 @@ export const workflowsRouter = createTrpcRouter({
       id: input.id,
       workflows: findConsoleRuntime()?.workflows ?? null,
     }),
+  ),
+
+  // Operator actions on a `blocked` instance (SPEC 12, `pause` policy). The engine applies them on
+  // its own connection with a compare-and-set (a double click applies once); the audit row
+  // commits right after.
+  resume: operatorProcedure.input(ZWorkflowResumeInput).mutation(({ ctx, input }) =>
+    audited(ctx, { action: "workflows.resume", target: input.instanceId }, () =>
+      resumeWorkflowInstance({
+        instanceId: input.instanceId,
+        engine: requireConsoleRuntime().workflowOperator,
+      }),
+    ),
+  ),
+
+  retryStep: operatorProcedure.input(ZWorkflowRetryStepInput).mutation(({ ctx, input }) =>
+    audited(
+      ctx,
+      {
+        action: "workflows.retryStep",
+        target: input.instanceId,
+        detail: { step: input.step },
+      },
+      () =>
+        retryWorkflowStep({
+          instanceId: input.instanceId,
+          step: input.step,
+          engine: requireConsoleRuntime().workflowOperator,
+        }),
+    ),
   ),
 });
