@@ -14,6 +14,7 @@ import { plural } from "@/lib/plural";
 import { formatDuration } from "@/lib/format-duration";
 import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { CheckpointsCard } from "./checkpoints-card";
 import { ClaimCard } from "./claim-card";
 import { EpisodeActions } from "./episode-actions";
 import { withEnvParam } from "./episode-links";
@@ -172,6 +173,11 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
               <StepTimeline steps={episode.steps} status={episode.status} />
             </div>
           </section>
+          <CheckpointsCard
+            episodeId={episode.id}
+            recoveryHistory={episode.recoveryHistory}
+            refreshMs={active ? ACTIVE_REFRESH_MS : SETTLED_REFRESH_MS}
+          />
           <section className="card">
             <div className="card-header">Input</div>
             <div className="card-body">
