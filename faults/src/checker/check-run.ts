@@ -1,9 +1,11 @@
 import { checkCommon, type CommonCheck } from "./check-common";
+import { checkDedupe } from "./check-dedupe";
 import { checkKills } from "./check-kills";
 import { checkPartition } from "./check-partition";
 import { checkPause } from "./check-pause";
 import { checkQuiet } from "./check-quiet";
 import { checkRestart } from "./check-restart";
+import { checkSkew } from "./check-skew";
 import { loadRun } from "./load-run";
 import type { RunFacts, ScenarioReport } from "./run-facts";
 
@@ -20,6 +22,8 @@ const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([
   [3, checkPause],
   [4, checkRestart],
   [5, checkPartition],
+  [6, checkDedupe],
+  [7, checkSkew],
 ]);
 
 /** Checks one scenario's results directory; the run passes only without lost, duplicated or violations. */

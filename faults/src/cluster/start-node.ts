@@ -4,6 +4,7 @@ import pg from "pg";
 import { pino } from "pino";
 import { HistoryWriter } from "../history/history-writer";
 import { recordTelemetry } from "../history/record-telemetry";
+import { realNow } from "../history/records";
 import { faultActors } from "./fault-actors";
 import type { TNodeEnv } from "./env";
 
@@ -64,7 +65,7 @@ export async function startNode(
     version: "faults",
   });
   await node.start();
-  history.write({ op: "node", event: "ready" });
+  history.write({ op: "node", event: "ready", skewMs: Math.round(Date.now() - realNow()) });
   return {
     node,
     pool,

@@ -3,6 +3,8 @@ import { killWorkers } from "./s2-kill-workers";
 import { pauseWorker } from "./s3-pause-worker";
 import { restartPostgres } from "./s4-restart-postgres";
 import { partitionWorker } from "./s5-partition-worker";
+import { dedupeRace } from "./s6-dedupe-race";
+import { clockSkew } from "./s7-clock-skew";
 import type { Scenario } from "./scenario";
 
 /** Every scenario of issue 8, in the order `pnpm faults` runs them. */
@@ -12,4 +14,6 @@ export const SCENARIOS: readonly Scenario[] = [
   pauseWorker,
   restartPostgres,
   partitionWorker,
+  dedupeRace,
+  clockSkew,
 ];

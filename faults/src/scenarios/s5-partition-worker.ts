@@ -55,11 +55,13 @@ export const partitionWorker: Scenario = {
     let firing = true;
     const load = fireLoad(run, {
       prefix: "s5",
-      count: run.quick ? 100 : 600,
-      ratePerSec: 8,
-      // Steps of a second that ignore the AbortSignal: the cut-off worker is most likely inside
-      // one (not waiting on a journal write), so its strategy computes on after the abort.
-      input: { steps: 4, stepMs: 1_000, keepRunning: true },
+      count: run.quick ? 60 : 360,
+      ratePerSec: 5,
+      // Two steps of 3.5 s that ignore the AbortSignal: the cut-off worker is most likely inside
+      // one when its lease lapses (not waiting on a journal write, which would hang), so its
+      // strategy computes on after the abort. Shorter than the 4 s staleness, so live episodes
+      // do not look orphaned between two journal writes.
+      input: { steps: 2, stepMs: 3_500, keepRunning: true },
     }).finally(() => {
       firing = false;
     });

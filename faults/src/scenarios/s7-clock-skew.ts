@@ -1,0 +1,38 @@
+import { fireLoad } from "./fire-load";
+import type { Scenario } from "./scenario";
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Wall-clock offsets of the four workers and the writer: minutes either way, a hundred leases
+ * and more. A lease computed from any node's wall clock would lapse at once (or never).
+ */
+export const WORKER_CLOCK_OFFSETS_MS = [
+  5 * MINUTE_MS,
+  -5 * MINUTE_MS,
+  2 * MINUTE_MS,
+  -1.5 * MINUTE_MS,
+];
+export const WRITER_CLOCK_OFFSET_MS = 3 * MINUTE_MS;
+
+/**
+ * Scenario 7: every process's `Date` is skewed by minutes (a preload), otherwise no faults. Each
+ * episode outlives the 3 s lease several times over, so it lives on renewals. No lease may expire
+ * early: no steal, no failed renewal, no aborted episode, no fenced write, all completed once.
+ */
+export const clockSkew: Scenario = {
+  id: 7,
+  name: "clock-skew",
+  cluster: { clockOffsetsMs: WORKER_CLOCK_OFFSETS_MS, writerClockOffsetMs: WRITER_CLOCK_OFFSET_MS },
+  async run(run) {
+    const count = run.quick ? 100 : 1_200;
+    const tally = await fireLoad(run, {
+      prefix: "s7",
+      count,
+      ratePerSec: 10,
+      // Five steps of 800 ms: four seconds and more, past the 3 s lease.
+      input: { steps: 5, stepMs: 800 },
+    });
+    return { fires: count, ...tally };
+  },
+};
