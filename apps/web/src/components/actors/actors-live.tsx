@@ -6,6 +6,7 @@ import { SectionHeader } from "@/components/ui/query-state";
 import { useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { ActorsSection } from "./actors-section";
+import { CircuitBreakersSection } from "./circuit-breakers-section";
 import { NodeModesSection } from "./node-modes-section";
 
 const REFRESH_MS = 3_000;
@@ -49,6 +50,14 @@ export function ActorsLive({
               canOperate={canOperate}
               fireBlockedReason={fireBlockedReason}
             />
+          </section>
+          <section className="section" aria-labelledby="breakers-heading">
+            <SectionHeader
+              id="breakers-heading"
+              title="Circuit breakers"
+              meta={`Event expectations in env ${inspecting ?? "default"}: open after consecutive failures, half-open after the wait`}
+            />
+            <CircuitBreakersSection env={env} />
           </section>
           <section className="section" aria-labelledby="modes-heading">
             <SectionHeader
