@@ -11,11 +11,12 @@ import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { withEnv } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { BlockedInstanceActions } from "./blocked-instance-actions";
 import { StepGraph } from "./step-graph";
 
 const REFRESH_MS = 2_000;
 
-export function WorkflowInstance({ id }: { id: string }) {
+export function WorkflowInstance({ id, canOperate }: { id: string; canOperate: boolean }) {
   const trpc = useTRPC();
   const envParam = useSearchParams().get("env");
   const detail = useQuery({
@@ -52,6 +53,7 @@ export function WorkflowInstance({ id }: { id: string }) {
     );
   }
   const { instance, nodes, definitionKnown, failurePolicy } = detail.data;
+  const pausedSteps = nodes.filter((node) => node.status === "paused");
   return (
     <>
       {back}
@@ -66,6 +68,9 @@ export function WorkflowInstance({ id }: { id: string }) {
       </div>
       {instance.errorMessage ? (
         <div className="callout callout-error">{instance.errorMessage}</div>
+      ) : null}
+      {canOperate && instance.status === "blocked" ? (
+        <BlockedInstanceActions instanceId={instance.id} pausedSteps={pausedSteps} />
       ) : null}
       <section className="card">
         <div className="card-header">

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { EmptyState } from "@/components/ui/empty-state";
 import { WorkflowInstance } from "@/components/workflows/workflow-instance";
+import { getCurrentPrincipal } from "@/server/auth/current-principal";
+import { roleAtLeast } from "@/server/auth/principal";
 import { ZUuid } from "@/server/trpc/routers/shared.schema";
 
 export const metadata: Metadata = { title: "Workflow instance" };
@@ -20,5 +22,8 @@ export default async function WorkflowInstancePage({
       </EmptyState>
     );
   }
-  return <WorkflowInstance id={id} />;
+  const principal = await getCurrentPrincipal();
+  // Hiding the buttons is a courtesy; the procedures check the role themselves.
+  const canOperate = principal !== null && roleAtLeast(principal.role, "operator");
+  return <WorkflowInstance id={id} canOperate={canOperate} />;
 }
