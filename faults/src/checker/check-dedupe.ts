@@ -62,6 +62,7 @@ export const checkDedupe: ScenarioCheck = (facts) => {
   }
   return {
     details: {
+      insertsThatLostTheRace: facts.history.filter((r) => r.op === "dedupe").length,
       operatorKeys: answers.size,
       racingFiresPerKey:
         answers.size === 0

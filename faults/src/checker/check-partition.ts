@@ -1,11 +1,32 @@
 import type { ScenarioCheck } from "./check-run";
+import type { RunFacts } from "./run-facts";
 import { inFlightAt, nemesisEvents, nextRunElsewhere, spread } from "./history-queries";
 
 /**
+ * Whether `proc` was inside a strategy step of the episode at `at`: its last step record before
+ * then is an invoke. A node whose last step had finished was only waiting on its final, fenced
+ * write; nothing of the strategy ran any more.
+ */
+function inStepAt(
+  history: RunFacts["history"],
+  proc: string,
+  episodeId: string,
+  at: number,
+): boolean {
+  let inside = false;
+  for (const r of history) {
+    if (r.t > at) break;
+    if (r.op === "step" && r.proc === proc && r.episodeId === episodeId)
+      inside = r.type === "invoke";
+  }
+  return inside;
+}
+
+/**
  * Scenario 5: the partitioned worker had episodes mid-run and kept running. For each that another
- * node took over, the cut-off worker must have aborted it before the new owner started (one
- * executor at a time: its lease lapsed by its own monotonic clock first), and nothing it sent once
- * the partition healed may be in the journal.
+ * node took over while the cut-off worker was inside one of its steps, that worker must have
+ * aborted it first (one executor at a time: its lease lapsed by its own monotonic clock before the
+ * database's), and nothing it sent once the partition healed may be in the journal.
  */
 export const checkPartition: ScenarioCheck = (facts, common) => {
   const violations: string[] = [];
@@ -52,10 +73,12 @@ export const checkPartition: ScenarioCheck = (facts, common) => {
       );
       if (!Number.isFinite(takeoverAt)) continue;
       takenOver += 1;
-      if (!abort || abort.t > takeoverAt) {
-        violations.push(`episode ${episodeId}: taken over while the cut-off ${node} still ran it`);
-      } else {
-        marginsMs.push(takeoverAt - abort.t);
+      const abortedFirst = abort !== undefined && abort.t <= takeoverAt;
+      if (abortedFirst) marginsMs.push(takeoverAt - abort.t);
+      else if (inStepAt(facts.history, proc, episodeId, takeoverAt)) {
+        violations.push(
+          `episode ${episodeId}: taken over while the cut-off ${node} still ran a step of it`,
+        );
       }
       const late = (common.journal.get(episodeId) ?? []).filter(
         (s) => s.node === node && s.inserted_at >= healedAt,

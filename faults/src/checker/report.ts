@@ -10,6 +10,15 @@ const COLUMNS = [
   "unknown",
 ] as const;
 
+const LEGEND = [
+  "_attempted_: client operations (fires by idempotency key, published events); _acknowledged_:",
+  "answered ok; _lost_: acknowledged but without an episode that ended as its recovery policy",
+  "allows; _duplicated_: more than one episode for one operation, or more than one result for one",
+  "episode; _fenced writes_: zombie journal/status writes rejected by the claim's attempt;",
+  "_recovered_: recoveries recorded on episodes; _unknown_: operations that got an indeterminate",
+  "answer (timeout, lost connection) at least once and were retried with their key.",
+].join(" ");
+
 /**
  * The Jepsen-style table (one row per scenario: attempted, acknowledged, lost, duplicated, fenced
  * writes, recovered, unknown, verdict), then per scenario its own figures and any violation.
@@ -28,5 +37,7 @@ export function toMarkdown(reports: readonly ScenarioReport[], command: string):
     const violations = r.violations.map((v) => `  - VIOLATION: ${v}`).join("\n");
     return `- **${r.id} ${r.name}**: ${details}${violations ? `\n${violations}` : ""}`;
   });
-  return [`Command: \`${command}\``, "", header, rule, ...rows, "", ...sections].join("\n");
+  return [`Command: \`${command}\``, "", header, rule, ...rows, "", LEGEND, "", ...sections].join(
+    "\n",
+  );
 }

@@ -45,6 +45,7 @@ export function recordTelemetry(telemetry: Telemetry, history: HistoryWriter): (
     ...(Object.keys(CLAIM_EVENTS) as ClaimEventName[]),
     ...(Object.keys(EPISODE_EVENTS) as EpisodeEventName[]),
     "cyclium.recovery.sweep",
+    "cyclium.episode.deduped",
   ];
   return telemetry.subscribe(
     (event: TelemetryEvent) => {
@@ -67,6 +68,8 @@ export function recordTelemetry(telemetry: Telemetry, history: HistoryWriter): (
           ...(write === undefined ? {} : { write }),
           ...(attempt === undefined ? {} : { attempt }),
         });
+      } else if (name === "cyclium.episode.deduped") {
+        history.write({ op: "dedupe", key: text(metadata.dedupe_key) ?? "" });
       } else if (name === "cyclium.recovery.sweep" && (measurements.found ?? 0) > 0) {
         history.write({
           op: "sweep",

@@ -70,6 +70,8 @@ export const ZHistoryRecord = z.discriminatedUnion("op", [
     write: z.string().optional(),
     attempt: z.number().int().optional(),
   }),
+  // An insert that lost its dedupe race: another node (or an earlier fire) created the episode.
+  z.object({ ...base, op: z.literal("dedupe"), key: z.string() }),
   z.object({
     ...base,
     op: z.literal("sweep"),
