@@ -143,7 +143,12 @@ export async function startWeb(options: {
     command: process.execPath,
     args: [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"],
     cwd: webRoot,
-    env: { DATABASE_URL: options.databaseUrl, PORT: String(port), ...options.env },
+    env: {
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      CYCLIUM_DEMO_ADVISOR_CRON: QUIET_ADVISOR_CRON,
+      ...options.env,
+    },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
@@ -154,6 +159,12 @@ export async function startWeb(options: {
   }
   return { ...web, baseUrl };
 }
+
+/**
+ * Once a year (00:00 on 1 January): the demo advisor's scheduled episodes would otherwise land
+ * every five minutes in the middle of specs that count episodes.
+ */
+const QUIET_ADVISOR_CRON = "0 0 1 1 *";
 
 /** The fixed identity of the e2e worker: specs look it up on the actors & modes page. */
 export const E2E_WORKER_IDENTITY = "worker-e2e-1";
@@ -181,6 +192,7 @@ export async function startWorker(options: {
       CYCLIUM_MODE: "full",
       CYCLIUM_NODE_IDENTITY: identity,
       CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "500",
+      CYCLIUM_DEMO_ADVISOR_CRON: QUIET_ADVISOR_CRON,
       LOG_LEVEL: "info",
       ...options.env,
     },

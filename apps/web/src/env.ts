@@ -27,6 +27,8 @@ export const ZWebEnv = z.object({
   CYCLIUM_WEB_NODE: z.stringbool().default(true),
   /** When the demo's `capacity_review` cron trigger fires (six fields allow seconds). */
   CYCLIUM_DEMO_REVIEW_CRON: z.string().trim().min(1).max(255).default("0 */6 * * *"),
+  // The demo advisor's schedule (resource_advisor); the same variable as the worker's.
+  CYCLIUM_DEMO_ADVISOR_CRON: z.string().trim().min(1).max(255).default("*/5 * * * *"),
   /** Set by `next build` while it prerenders: no node must start then. */
   NEXT_PHASE: optionalText,
 });

@@ -23,6 +23,8 @@ export const ZWorkerEnv = z.object({
   CYCLIUM_RECOVERY_INTERVAL_MS: ZPositiveInt.default(60_000),
   CYCLIUM_STALE_AFTER_MS: ZPositiveInt.default(120_000),
   PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  // The demo advisor's schedule (resource_advisor); test clusters move it out of the way.
+  CYCLIUM_DEMO_ADVISOR_CRON: z.string().trim().min(1).max(255).default("*/5 * * * *"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

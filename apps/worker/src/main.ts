@@ -3,7 +3,7 @@ import { recoveryExtension } from "@cyclium/core/recovery";
 import { TriggerRegistry, triggerExtension } from "@cyclium/core/triggers";
 import { WorkflowRegistry, workflowExtension } from "@cyclium/core/workflows";
 import packageJson from "../package.json" with { type: "json" };
-import { demoActors, demoStrategies } from "./demo/index";
+import { createDemoActors, demoStrategies } from "./demo/index";
 import { readWorkerEnv } from "./env";
 import { runWorker } from "./run-worker";
 
@@ -17,7 +17,7 @@ const triggers = new TriggerRegistry();
 const workflowEngine = workflowExtension(workflows);
 await runWorker({
   env,
-  actors: demoActors,
+  actors: createDemoActors({ advisorCron: env.CYCLIUM_DEMO_ADVISOR_CRON }),
   strategies: demoStrategies,
   version: packageJson.version,
   // Started in this order once the node runs, stopped in reverse before episodes drain.

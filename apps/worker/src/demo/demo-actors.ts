@@ -25,19 +25,34 @@ export const resourceMonitor = defineActor({
   ],
 });
 
-/** Summarises every resource's headroom every five minutes. */
-export const resourceAdvisor = defineActor({
-  identifier: "resource_advisor",
-  maxConcurrentEpisodes: 1,
-  expectations: [
-    {
-      id: "summarise_capacity",
-      strategy: advisorStrategy,
-      trigger: { schedule: "*/5 * * * *", timezone: "UTC" },
-      recoveryPolicy: "restart",
-      budget: { maxTurns: 4, maxWallMs: 60_000 },
-    },
-  ],
-});
+/** The advisor's default schedule: every five minutes (CYCLIUM_DEMO_ADVISOR_CRON overrides it). */
+export const DEFAULT_ADVISOR_CRON = "*/5 * * * *";
 
-export const demoActors: readonly ActorDefinition[] = [resourceMonitor, resourceAdvisor];
+/** Summarises every resource's headroom on a schedule. */
+export function defineResourceAdvisor(cron: string = DEFAULT_ADVISOR_CRON): ActorDefinition {
+  return defineActor({
+    identifier: "resource_advisor",
+    maxConcurrentEpisodes: 1,
+    expectations: [
+      {
+        id: "summarise_capacity",
+        strategy: advisorStrategy,
+        trigger: { schedule: cron, timezone: "UTC" },
+        recoveryPolicy: "restart",
+        budget: { maxTurns: 4, maxWallMs: 60_000 },
+      },
+    ],
+  });
+}
+
+export const resourceAdvisor = defineResourceAdvisor();
+
+/**
+ * The demo actors. The advisor's schedule is a parameter so that test clusters can move it out
+ * of the way: a scheduled episode landing mid-test changes counts that specs assert.
+ */
+export function createDemoActors(options: { advisorCron?: string } = {}): ActorDefinition[] {
+  return [resourceMonitor, defineResourceAdvisor(options.advisorCron)];
+}
+
+export const demoActors: readonly ActorDefinition[] = createDemoActors();

@@ -1,6 +1,13 @@
 // The demo domain (SPEC section 11): a small resources table watched by two actors. Free of
 // worker-only imports, so the console can register the same actors in trigger_only mode.
-export { demoActors, demoStrategies, resourceAdvisor, resourceMonitor } from "./demo-actors";
+export {
+  createDemoActors,
+  DEFAULT_ADVISOR_CRON,
+  demoActors,
+  demoStrategies,
+  resourceAdvisor,
+  resourceMonitor,
+} from "./demo-actors";
 export { advisorStrategy, summarise, type AdvisorSummary } from "./advisor-strategy";
 export { LIMIT_BREACH_CLASS, limitBreachKey, limitCheckStrategy } from "./limit-check-strategy";
 export { listResources } from "./list-resources";

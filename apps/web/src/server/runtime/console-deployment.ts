@@ -1,7 +1,7 @@
 import type { ActorDefinition, AnyStrategy } from "@cyclium/core/actors";
 import { defineTrigger, TriggerRegistry } from "@cyclium/core/triggers";
 import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
-import { demoActors, demoStrategies } from "@cyclium/worker/demo";
+import { createDemoActors, demoStrategies } from "@cyclium/worker/demo";
 
 export interface TConsoleDeployment {
   actors: readonly ActorDefinition[];
@@ -23,7 +23,10 @@ export const CAPACITY_REVIEW_TRIGGER = "capacity_review_schedule";
  * that defines them (one conditional turn claim per window), so defining it here is enough for
  * the console to start reviews; their steps are deferred to workers like any fire.
  */
-export function consoleDeployment(options: { reviewCron: string }): TConsoleDeployment {
+export function consoleDeployment(options: {
+  reviewCron: string;
+  advisorCron?: string;
+}): TConsoleDeployment {
   const workflows = new WorkflowRegistry().register(
     defineWorkflow({
       name: CAPACITY_REVIEW_WORKFLOW,
@@ -54,5 +57,6 @@ export function consoleDeployment(options: { reviewCron: string }): TConsoleDepl
       timezone: "UTC",
     }),
   );
-  return { actors: demoActors, strategies: demoStrategies, workflows, triggers };
+  const actors = createDemoActors(options.advisorCron ? { advisorCron: options.advisorCron } : {});
+  return { actors, strategies: demoStrategies, workflows, triggers };
 }

@@ -18,6 +18,8 @@ export interface TConsoleNodeOptions {
   workClaims: WorkClaimsMode;
   leaseSeconds: number;
   reviewCron: string;
+  /** Schedule of the demo advisor; its default (every 5 minutes) when omitted. */
+  advisorCron?: string;
   telemetry: Telemetry;
   logger: Logger;
   /** Dedupe jitter bound (SPEC section 3); tests set 0. */
@@ -35,7 +37,10 @@ export async function createConsoleNode(
   options: TConsoleNodeOptions,
 ): Promise<{ node: CycliumNode; runtime: TConsoleRuntime }> {
   const { db, telemetry, logger } = options;
-  const deployment = consoleDeployment({ reviewCron: options.reviewCron });
+  const deployment = consoleDeployment({
+    reviewCron: options.reviewCron,
+    ...(options.advisorCron ? { advisorCron: options.advisorCron } : {}),
+  });
   const workflows = workflowExtension(deployment.workflows);
   const node = await createCycliumNode({
     db,

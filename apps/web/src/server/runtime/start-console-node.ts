@@ -39,6 +39,7 @@ async function startWithRetry(): Promise<void> {
         workClaims: env.CYCLIUM_WORK_CLAIMS,
         leaseSeconds: env.CYCLIUM_WORK_CLAIMS_LEASE_SECONDS,
         reviewCron: env.CYCLIUM_DEMO_REVIEW_CRON,
+        advisorCron: env.CYCLIUM_DEMO_ADVISOR_CRON,
         telemetry: getWebTelemetry(),
         logger,
       });
