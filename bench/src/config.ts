@@ -18,6 +18,8 @@ export interface BenchConfig {
   slowWindowMs: number;
   calibrationSeconds: number;
   systems: SystemId[];
+  /** `--render file.json`: print the markdown of an earlier run's JSON instead of measuring. */
+  render?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function parseConfig(argv: string[]): BenchConfig {
       concurrency: { type: "string" },
       samples: { type: "string" },
       systems: { type: "string" },
+      render: { type: "string" },
     },
     strict: true,
   });
@@ -59,6 +62,7 @@ export function parseConfig(argv: string[]): BenchConfig {
     slowWindowMs: quick ? 3_000 : 20_000,
     calibrationSeconds: quick ? 0.5 : 5,
     systems: systems.filter(isSystemId),
+    ...(values.render === undefined ? {} : { render: values.render }),
   };
 }
 

@@ -5,7 +5,7 @@
  * table and writes it with the JSON of every run to bench/results/. Started by launch.mjs on
  * Node >= 22.18 (graphile-worker 0.18 and pg-boss 12 need it), which every worker process shares.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { dataRoot, resolveDatabase } from "@cyclium/db";
@@ -89,6 +89,11 @@ async function measure(context: BenchContext, systems: readonly BenchSystem[]) {
 
 async function main(): Promise<void> {
   const config: BenchConfig = parseConfig(process.argv.slice(2));
+  if (config.render !== undefined) {
+    const summary = JSON.parse(await readFile(config.render, "utf8")) as Summary;
+    console.log(toMarkdown(summary));
+    return;
+  }
   const env = readBenchEnv();
   const systems = ALL_SYSTEMS.filter((system) => config.systems.includes(system.id));
   // A cluster of the bench's own (durable, like a real server): WAL is counted cluster-wide, so

@@ -1,7 +1,9 @@
 import type { SystemId } from "../systems/system-id";
 import type { DrainFigure, Summary } from "./summary";
 
-const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
+/** Whole numbers, with one decimal below 10 (pg-boss's defaults drain ~0.5 items/s). */
+const int = (n: number) =>
+  !Number.isFinite(n) ? "–" : n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString("en-US");
 const dec = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const pct = (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(0)}%` : "–");
 const ratio = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "–");
