@@ -14,7 +14,11 @@ export function emit(line: Record<string, unknown>): void {
  * must not hold up a probe).
  */
 export function runCommandLoop(handle: CommandHandler): void {
-  createInterface({ input: process.stdin }).on("line", (line) => {
+  const lines = createInterface({ input: process.stdin });
+  // stdin ends when the orchestrator is gone (crashed, killed, interrupted): so do we, at once,
+  // rather than linger as a worker nobody will stop.
+  lines.on("close", () => process.exit(1));
+  lines.on("line", (line) => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
