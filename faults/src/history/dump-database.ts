@@ -5,12 +5,11 @@ import pg from "pg";
 const ms = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /**
- * Ids are bigints sent as text (JavaScript numbers would round them); the ORDER BY names the
- * table's column, since the text alias would sort "1036" before "257".
- *
  * What the checker reads from the database, one query per table: the episodes, the step journal,
  * the work claims and the trigger requests. Times are ms since the epoch on the database clock
- * (the real one: only worker processes are ever skewed).
+ * (the real one: only worker processes are ever skewed). Ids are bigints sent as text (numbers
+ * would round them); ORDER BY names the table's column, as the text alias would sort "1036"
+ * before "257".
  */
 const QUERIES = {
   episodes: `

@@ -7,13 +7,6 @@ export function procOf(slot: WorkerSlot): string {
   return `${slot.identity}#${slot.child.pid}`;
 }
 
-export function randomSlot(run: ScenarioRun): WorkerSlot {
-  const slots = run.cluster.workers;
-  const slot = slots[Math.floor(Math.random() * slots.length)];
-  if (slot === undefined) throw new Error("the cluster has no workers");
-  return slot;
-}
-
 /** Sleeps `ms`, waking early once `stop()` says so; true when woken early. */
 export async function sleepUnless(ms: number, stop: () => boolean): Promise<boolean> {
   const until = performance.now() + ms;
