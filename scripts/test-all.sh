@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `pnpm test:all`: every test phase in order, each under a hard time limit, so that a hang fails
+# the run with the phase's name instead of running into CI's wall clock (90 min). The limits are
+# about 3x what each phase takes on a loaded 2-core machine; the sum is 71 min.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pnpm_cmd=(pnpm)
+total_start=$SECONDS
+summary=()
+
+phase() {
+  local name=$1 limit_s=$2
+  shift 2
+  local start=$SECONDS status=0
+  echo
+  echo "[test:all] ▶ $name (limit ${limit_s}s)"
+  timeout --kill-after=30 "$limit_s" "$@" || status=$?
+  local took=$((SECONDS - start))
+  if [[ $status -eq 124 || $status -eq 137 ]]; then
+    summary+=("$name: TIMED OUT after ${took}s")
+    print_summary
+    echo "[test:all] ✗ $name did not finish within ${limit_s}s" >&2
+    exit 1
+  elif [[ $status -ne 0 ]]; then
+    summary+=("$name: FAILED (exit $status) after ${took}s")
+    print_summary
+    exit "$status"
+  fi
+  summary+=("$name: ok in ${took}s")
+}
+
+print_summary() {
+  echo
+  echo "[test:all] summary (total $((SECONDS - total_start))s)"
+  printf '  %s\n' "${summary[@]}"
+}
+
+phase typecheck 420 "${pnpm_cmd[@]}" typecheck
+phase lint 420 "${pnpm_cmd[@]}" lint
+phase format 120 "${pnpm_cmd[@]}" format:check
+phase "unit + integration" 1200 "${pnpm_cmd[@]}" test
+phase e2e 1200 "${pnpm_cmd[@]}" test:e2e
+phase "bench --quick" 300 "${pnpm_cmd[@]}" bench --quick
+phase "faults --quick" 600 "${pnpm_cmd[@]}" faults --quick
+print_summary
