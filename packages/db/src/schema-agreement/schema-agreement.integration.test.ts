@@ -178,6 +178,10 @@ describe("schema.prisma and the migrated database", () => {
       "cyclium_trigger_firings_open_context_key",
       /UNIQUE.*WHERE \(\(status\)::text = 'running'::text\)/,
     ],
+    [
+      "cyclium_episodes_queued_idx",
+      /\(queued_by, actor_id, queued_at, id\) WHERE \(\(\(status\)::text = 'pending'::text\) AND \(queued_by IS NOT NULL\)\)/,
+    ],
   ])("has the SQL-only index %s", (name, definition) => {
     const index = indexes.find((i) => i.name === name);
     expect(index?.definition).toMatch(definition);
