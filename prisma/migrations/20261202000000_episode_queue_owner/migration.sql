@@ -6,8 +6,9 @@
 ALTER TABLE "cyclium_episodes" ADD COLUMN "queued_by" VARCHAR(255);
 ALTER TABLE "cyclium_episodes" ADD COLUMN "queued_at" TIMESTAMPTZ(6);
 
--- SQL-only (partial): a node refilling its queue reads its own pending rows oldest first, and the
--- adoption of a gone node's queue reads pending owned rows; neither wants the finished history.
+-- SQL-only (partial): a node refilling its queue reads its own pending rows of an actor oldest
+-- first, and the adoption of a gone node's queue reads the pending owned rows; neither wants the
+-- finished history, which is nearly all of the table.
 CREATE INDEX "cyclium_episodes_queued_idx"
-    ON "cyclium_episodes"("queued_by", "actor_id", "queued_at", "id")
+    ON "cyclium_episodes"("queued_by", "actor_id", "inserted_at", "id")
     WHERE "status" = 'pending' AND "queued_by" IS NOT NULL;

@@ -180,7 +180,7 @@ describe("schema.prisma and the migrated database", () => {
     ],
     [
       "cyclium_episodes_queued_idx",
-      /\(queued_by, actor_id, queued_at, id\) WHERE \(\(\(status\)::text = 'pending'::text\) AND \(queued_by IS NOT NULL\)\)/,
+      /\(queued_by, actor_id, inserted_at, id\) WHERE \(\(\(status\)::text = 'pending'::text\) AND \(queued_by IS NOT NULL\)\)/,
     ],
   ])("has the SQL-only index %s", (name, definition) => {
     const index = indexes.find((i) => i.name === name);
