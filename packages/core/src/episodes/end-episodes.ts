@@ -29,7 +29,11 @@ export interface EpisodeEnd {
 }
 
 export type EndEpisodesOutcome =
-  | { kind: "ended"; episode: Episode }
+  /**
+   * `alreadyEnded`: a resend found its own earlier end committed (its reply was lost); nothing was
+   * written again and the NOTIFY was not sent again (it went out with that first commit).
+   */
+  | { kind: "ended"; episode: Episode; alreadyEnded?: true }
   /** No longer pending or running (e.g. cancelled meanwhile): nothing written but the release. */
   | { kind: "not_running" }
   /** The claim is not this attempt's any more: nothing written at all. */
@@ -69,6 +73,15 @@ held AS (
 fence AS (
   SELECT i.* FROM input i
    WHERE i.claim_key IS NULL OR i.episode_id IN (SELECT episode_id FROM held)
+),
+-- A resent end whose first send committed with its reply lost: the claim is already done at
+-- this very attempt, which only this runner's own end (or its release) writes.
+already AS (
+  SELECT i.episode_id
+    FROM cyclium_work_claims c JOIN input i
+      ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
+     AND c.attempt = i.claim_attempt
+   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'done'
 ),
 steps AS (
   INSERT INTO cyclium_episode_steps
@@ -115,16 +128,25 @@ notified AS (
   SELECT pg_notify(f.notify_channel, f.notify_payload)
     FROM fence f JOIN ended x ON x.id = f.episode_id
    WHERE f.notify_channel IS NOT NULL
+),
+echoed AS (
+  SELECT ${episodeColumns("e")}
+    FROM cyclium_episodes e JOIN input i ON i.episode_id = e.id
+   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM already))
+     AND e.status = i.status AND e.executed_by = $1
 )
 SELECT i.episode_id::text AS input_id,
-       (f.episode_id IS NOT NULL) AS held,
+       (f.episode_id IS NOT NULL OR a.episode_id IS NOT NULL) AS held,
+       (a.episode_id IS NOT NULL) AS already_ended,
        (SELECT count(*) FROM notified) AS notified,
-       ended.*
+       mine.*
   FROM input i
   LEFT JOIN fence f ON f.episode_id = i.episode_id
-  LEFT JOIN ended ON ended.id = i.episode_id`;
+  LEFT JOIN already a ON a.episode_id = i.episode_id
+  LEFT JOIN (SELECT * FROM ended UNION ALL SELECT * FROM echoed) AS mine
+    ON mine.id = i.episode_id`;
 
-type Row = Partial<EpisodeRow> & { input_id: string; held: boolean };
+type Row = Partial<EpisodeRow> & { input_id: string; held: boolean; already_ended: boolean };
 
 /** One outcome per end, in input order. Episode ids must be distinct. */
 export async function endEpisodes(
@@ -164,6 +186,9 @@ export async function endEpisodes(
     const row = byId.get(episodeId);
     if (row === undefined || !row.held) return { kind: "fenced" };
     if (row.id === undefined || row.id === null) return { kind: "not_running" };
-    return { kind: "ended", episode: toEpisode(row as EpisodeRow) };
+    const episode = toEpisode(row as EpisodeRow);
+    return row.already_ended
+      ? { kind: "ended", episode, alreadyEnded: true }
+      : { kind: "ended", episode };
   });
 }

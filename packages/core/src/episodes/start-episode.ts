@@ -9,6 +9,12 @@ export interface StartEpisodeOptions {
   fence: ClaimFence | null;
   /** Node identity that runs it (`executed_by`). */
   executedBy: string;
+  /**
+   * This start was sent before and failed on a transient error, so it may have committed with
+   * its reply lost: an episode already `running`, executed by this node, under a claim this
+   * writer still holds at its attempt, is its own earlier start and is answered `started`.
+   */
+  resend?: boolean;
 }
 
 export type StartEpisodeResult =
@@ -17,7 +23,7 @@ export type StartEpisodeResult =
   | { started: false; reason: "not_pending" }
   | { started: false; reason: "fenced" };
 
-const PARAMS = 2;
+const PARAMS = 3;
 
 // pending -> running only: a queued episode that was cancelled or expired meanwhile, or that
 // another node already started, is left alone. A restarted (recovered) episode is pending again,
@@ -33,9 +39,17 @@ started AS (
    WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
      AND EXISTS (SELECT 1 FROM fence)
   RETURNING ${episodeColumns()}
+),
+-- Reads the statement's snapshot, so it never sees the row the UPDATE above just changed: at
+-- most one of started/adopted has a row.
+adopted AS (
+  SELECT ${episodeColumns()} FROM cyclium_episodes
+   WHERE $3::boolean AND id = $1 AND status = 'running' AND executed_by = $2
+     AND archived_at IS NULL AND EXISTS (SELECT 1 FROM fence)
 )
-SELECT EXISTS (SELECT 1 FROM fence) AS held, started.*
-  FROM (SELECT 1) AS one LEFT JOIN started ON true`;
+SELECT EXISTS (SELECT 1 FROM fence) AS held, mine.*
+  FROM (SELECT 1) AS one
+  LEFT JOIN (SELECT * FROM started UNION ALL SELECT * FROM adopted) AS mine ON true`;
 }
 
 /** Marks a pending episode running, only while the caller holds its claim. */
@@ -47,6 +61,7 @@ export async function startEpisode(
   const result = await db.query<{ held: boolean } & Partial<EpisodeRow>>(sql(fence.sql), [
     options.episodeId,
     options.executedBy,
+    options.resend === true,
     ...fence.values,
   ]);
   const row = result.rows[0];

@@ -5,8 +5,15 @@ export interface StartEpisodesOptions {
   /** The starting node: the claims' `owner_node` and the episodes' `executed_by`. */
   owner: string;
   leaseSeconds: number;
-  /** Distinct claim keys (the dedupe key, or `episode:{id}` without one). */
-  episodes: readonly { episodeId: string; claimKey: string }[];
+  /**
+   * Distinct claim keys (the dedupe key, or `episode:{id}` without one). `resend`: this start was
+   * sent before and failed on a transient error, so it may have committed with its reply lost; an
+   * episode already `running`, executed by `owner`, whose claim `owner` holds with a live lease,
+   * is then its own earlier start and is answered `started` at the claim's attempt. The caller
+   * must make sure no other start of the same episode is under way in this process (LocalRunner
+   * runs an episode at most once at a time), since the owner alone cannot tell two of them apart.
+   */
+  episodes: readonly { episodeId: string; claimKey: string; resend?: boolean }[];
 }
 
 export type StartEpisodesOutcome =
@@ -39,7 +46,7 @@ export type StartEpisodesOutcome =
  */
 const SQL = `
 WITH input AS (
-  SELECT * FROM unnest($3::uuid[], $4::text[]) AS t(episode_id, claim_key)
+  SELECT * FROM unnest($3::uuid[], $4::text[], $5::boolean[]) AS t(episode_id, claim_key, resend)
 ),
 startable AS (
   SELECT i.episode_id, i.claim_key
@@ -74,15 +81,29 @@ started AS (
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
      AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
+),
+-- A resent start that had committed: the episode is running here under this node's live claim.
+-- Never startable as well (it is not pending), so it never has a row in claimed or started.
+adopted AS (
+  SELECT c.attempt AS adopted_attempt, ${episodeColumns("e")}
+    FROM input i
+    JOIN cyclium_episodes e ON e.id = i.episode_id
+    JOIN cyclium_work_claims c ON c.dedupe_key = i.claim_key
+   WHERE i.resend AND e.id = ANY($3::uuid[]) AND c.dedupe_key = ANY($4::text[])
+     AND e.status = 'running' AND e.executed_by = $1 AND e.archived_at IS NULL
+     AND c.state = 'claimed' AND c.owner_node = $1 AND c.lease_until > now()
 )
 SELECT i.episode_id::text AS input_id,
        (s.episode_id IS NOT NULL) AS startable,
-       c.attempt AS claim_attempt,
-       started.*
+       COALESCE(c.attempt, a.adopted_attempt) AS claim_attempt,
+       mine.*
   FROM input i
   LEFT JOIN startable s ON s.episode_id = i.episode_id
   LEFT JOIN claimed c ON c.dedupe_key = i.claim_key
-  LEFT JOIN started ON started.id = i.episode_id`;
+  LEFT JOIN adopted a ON a.id = i.episode_id
+  LEFT JOIN (SELECT * FROM started
+             UNION ALL SELECT ${episodeColumns()} FROM adopted) AS mine
+    ON mine.id = i.episode_id`;
 
 type Row = Partial<EpisodeRow> & {
   input_id: string;
@@ -101,6 +122,7 @@ export async function startEpisodes(
     options.leaseSeconds,
     options.episodes.map((entry) => entry.episodeId),
     options.episodes.map((entry) => entry.claimKey),
+    options.episodes.map((entry) => entry.resend === true),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return options.episodes.map(({ episodeId }): StartEpisodesOutcome => {

@@ -21,6 +21,8 @@ export interface BatchedEpisodeWritesOptions {
 interface StartRequest {
   episodeId: string;
   claimKey: string;
+  /** Sent before and failed on a transient error (see StartEpisodesOptions). */
+  resend?: boolean;
 }
 
 /**

@@ -3,7 +3,6 @@ import type { ActorRegistry, AnyStrategy, Budget } from "../actors/index";
 import { findExpectation } from "../actors/index";
 import type { Bus } from "../bus/index";
 import {
-  checkFence,
   runWithAcquiredClaim,
   runWithClaim,
   type ClaimedWork,
@@ -18,7 +17,9 @@ import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import { EPISODE_EVENT_TOPICS, episodeEvent, publishEpisodeEvent } from "./episode-events";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { RUNTIME_ERROR_CLASSES } from "./error-classes";
+import { LeaseReckoning } from "./lease-reckoning";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
+import { retryTransient, type RetriedWrite, type WriteRetryOptions } from "./write-retry";
 
 export interface LocalRunnerOptions {
   /** A pool: episodes' starts and ends are written in shared statements. */
@@ -77,6 +78,12 @@ class LeftRunning extends Error {
  */
 export class LocalRunner {
   readonly #writes: BatchedEpisodeWrites;
+  /**
+   * Episodes this runner is starting or running. A second run of one of them is answered `busy`
+   * at once (it would have found the claim held anyway), which is what lets a resent start tell
+   * its own earlier, unacknowledged commit by the node identity alone (see startEpisodes).
+   */
+  readonly #active = new Set<string>();
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.#writes = new BatchedEpisodeWrites({
@@ -88,10 +95,22 @@ export class LocalRunner {
   }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
+    if (this.#active.has(episode.id)) return { status: "busy" };
+    this.#active.add(episode.id);
+    try {
+      return await this.#run(episode, runOptions);
+    } finally {
+      this.#active.delete(episode.id);
+    }
+  }
+
+  async #run(episode: Episode, runOptions: RunEpisodeOptions): Promise<EpisodeRunResult> {
     const { claims, nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
     const dedupeKey = episode.dedupeKey ?? `episode:${episode.id}`;
+    // Started before the first acquire is sent: never later than the database's own lease start.
+    const lease = new LeaseReckoning(leaseSeconds * 1000);
     const claim: RunWithClaimOptions = {
-      claims,
+      claims: lease.observe(claims),
       dedupeKey,
       owner: nodeIdentity,
       leaseSeconds,
@@ -99,12 +118,12 @@ export class LocalRunner {
       logger,
     };
     try {
-      if (claims.kind === "postgres") {
-        const started = await this.#startBatched(episode, claim, runOptions);
+      if (claims.usesSqlFence === true) {
+        const started = await this.#startBatched(episode, claim, lease, runOptions);
         if (started !== undefined) return started;
       }
       const outcome = await runWithClaim(claim, (claimed) =>
-        this.#runClaimed(episode, claimed, runOptions),
+        this.#runClaimed(episode, claimed, lease, runOptions),
       );
       return outcome.status === "busy" ? { status: "busy" } : outcome.value;
     } catch (error) {
@@ -118,10 +137,19 @@ export class LocalRunner {
   async #startBatched(
     episode: Episode,
     claim: RunWithClaimOptions,
+    lease: LeaseReckoning,
     runOptions: RunEpisodeOptions,
   ): Promise<EpisodeRunResult | undefined> {
     const leaseStartedAt = performance.now();
-    const start = await this.#writes.start({ episodeId: episode.id, claimKey: claim.dedupeKey });
+    // Until the start is answered there is no claim to lose, but one the first send may have
+    // taken: resend only while that lease, counted from the first send, has not lapsed.
+    const start = await retryTransient(
+      (resend) => this.#writes.start({ episodeId: episode.id, claimKey: claim.dedupeKey, resend }),
+      this.#retry("start", episode, {
+        mayRetry: () => lease.held(),
+        signal: this.options.hardStop,
+      }),
+    );
     switch (start.kind) {
       case "contended":
         return undefined;
@@ -138,7 +166,7 @@ export class LocalRunner {
         const fence = { dedupeKey: claim.dedupeKey, owner: claim.owner, attempt: start.attempt };
         const acquired = { attempt: start.attempt, stolen: false, fence, leaseStartedAt };
         const outcome = await runWithAcquiredClaim(claim, acquired, (claimed) =>
-          this.#runStarted(start.episode, claimed, runOptions),
+          this.#runStarted(start.episode, claimed, lease, runOptions),
         );
         return outcome.value;
       }
@@ -148,23 +176,55 @@ export class LocalRunner {
   async #runClaimed(
     queued: Episode,
     claimed: ClaimedWork,
+    lease: LeaseReckoning,
     runOptions: RunEpisodeOptions,
   ): Promise<EpisodeRunResult> {
-    const started = await startEpisode(
-      { episodeId: queued.id, fence: claimed.fence, executedBy: this.options.nodeIdentity },
-      this.options.db,
+    const started = await retryTransient(
+      (resend) =>
+        startEpisode(
+          {
+            episodeId: queued.id,
+            fence: claimed.fence,
+            executedBy: this.options.nodeIdentity,
+            resend,
+          },
+          this.options.db,
+        ),
+      this.#retry("start", queued, { mayRetry: () => true, signal: claimed.signal }),
     );
     if (!started.started) {
       if (started.reason === "fenced") return { status: "left_running", reason: "fenced" };
       return { status: "not_pending" };
     }
-    return this.#runStarted(started.episode, claimed, runOptions);
+    return this.#runStarted(started.episode, claimed, lease, runOptions);
+  }
+
+  /**
+   * Retry options for one of an episode's writes. `signal` is the claim's (aborted when it is
+   * lost or lapses, or the node hard-stops) or, before and after the heartbeat, the node's; no
+   * write is resent once it fired.
+   */
+  #retry(
+    write: RetriedWrite,
+    episode: Episode,
+    guard: { mayRetry: () => boolean; signal: AbortSignal },
+  ): WriteRetryOptions {
+    const { signal } = guard;
+    return {
+      write,
+      mayRetry: () => !signal.aborted && guard.mayRetry(),
+      signal,
+      telemetry: this.options.telemetry,
+      logger: this.options.logger,
+      meta: { episode_id: episode.id, actor_id: episode.actorId },
+    };
   }
 
   /** Runs an episode this node has claimed and marked running. */
   async #runStarted(
     episode: Episode,
     claimed: ClaimedWork,
+    lease: LeaseReckoning,
     runOptions: RunEpisodeOptions,
   ): Promise<EpisodeRunResult> {
     const { db, nodeIdentity, telemetry, logger } = this.options;
@@ -194,9 +254,16 @@ export class LocalRunner {
             journalAttempt: journalAttempt(episode, claimed),
             signal: claimed.signal,
             isDraining: this.options.isDraining,
-            holdsClaim: () => (fence === null ? Promise.resolve(true) : checkFence(fence, db)),
+            holdsClaim: claimed.holds,
+            // Idempotent: an upsert on (episode, number), fenced on the attempt.
             checkpoint: (phase, state, stepNo) =>
-              checkpoints.save(resolved.strategy, phase, state, stepNo),
+              retryTransient(
+                () => checkpoints.save(resolved.strategy, phase, state, stepNo),
+                this.#retry("checkpoint", episode, {
+                  mayRetry: () => true,
+                  signal: claimed.signal,
+                }),
+              ),
             resumeFrom,
             recovered: runOptions.recovered ?? false,
             resume: runOptions.resume,
@@ -217,7 +284,13 @@ export class LocalRunner {
         return { status: "left_running", reason: "fenced" };
       case "completed":
       case "failed": {
-        const result = await this.#finish(episode, outcome, claimed, runOptions.triggerRequestId);
+        const result = await this.#finish(
+          episode,
+          outcome,
+          claimed,
+          lease,
+          runOptions.triggerRequestId,
+        );
         if (result.status === "completed") await checkpoints.discard(logger);
         return result;
       }
@@ -233,6 +306,7 @@ export class LocalRunner {
     episode: Episode,
     outcome: Extract<StepLoopOutcome, { kind: "completed" | "failed" }>,
     claimed: ClaimedWork,
+    lease: LeaseReckoning,
     triggerRequestId: string | undefined,
   ): Promise<EpisodeRunResult> {
     const { bus, telemetry, logger } = this.options;
@@ -246,7 +320,7 @@ export class LocalRunner {
     // Found by the fault suite: a renew landing right after this statement found the claim done
     // and reported it lost (renew_failed, lease_lost) for an episode that had just completed.
     await claimed.stopHeartbeat();
-    const end = await this.#writes.end({
+    const endWrite = {
       episodeId: episode.id,
       fence: claimed.fence,
       status: outcome.kind,
@@ -256,7 +330,14 @@ export class LocalRunner {
         : { finalStep: { ...outcome.finalStep, attempt: journalAttempt(episode, claimed) } }),
       ...(triggerRequestId === undefined ? {} : { triggerRequestId }),
       ...(notify === undefined ? {} : { notify }),
-    });
+    };
+    // The heartbeat is stopped, so the lease is reckoned here. A resend is harmless: the journal
+    // entry has a conflict target, and an end that had committed is recognised (alreadyEnded) by
+    // its claim `done` at this attempt and sends no second NOTIFY.
+    const end = await retryTransient(
+      () => this.#writes.end(endWrite),
+      this.#retry("end", episode, { mayRetry: () => lease.held(), signal: this.options.hardStop }),
+    );
     if (end.kind === "fenced") return { status: "left_running", reason: "fenced" };
     if (claimed.fence !== null) claimed.markReleased();
     if (end.kind === "not_running") return { status: "not_pending" };

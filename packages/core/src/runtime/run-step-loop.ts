@@ -10,6 +10,7 @@ import type { ResumePoint } from "./checkpoints/index";
 import { clearFindingFenced, raiseFindingFenced } from "./fenced-findings";
 import { guardedCall } from "./guarded-call";
 import { checkStepResult } from "./step-result";
+import { retryTransient } from "./write-retry";
 
 export interface RunStepLoopOptions {
   episode: Episode;
@@ -182,23 +183,53 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       if (ending.kind !== "completed" && ending.kind !== "failed") return ending;
       return { ...ending, finalStep: { stepNo, durationMs, ...journal } };
     }
-    const written = await appendStep(
-      {
-        episodeId: episode.id,
-        fence: options.fence,
-        attempt: options.journalAttempt,
-        stepNo,
-        durationMs,
-        node: options.nodeIdentity,
-        telemetry: options.telemetry,
-        logger,
-        ...journal,
-      },
-      options.db,
-    );
+    const written = await journalStep(options, { stepNo, durationMs, ...journal });
+    if (written === "aborted") return { kind: "aborted", reason: options.signal.reason };
     if (written.fenced) return { kind: "fenced" };
     usage.turns += journal.turns;
     usage.tokens += journal.tokens;
+  }
+}
+
+/**
+ * The step's journal entry, resent after a transient database error for as long as the claim is
+ * held (the signal fires when it is lost or lapses, or the node hard-stops). A resend of an entry
+ * that had committed is a no-op: (episode, attempt, step_no) is the insert's conflict target and
+ * the usage counters only move with a row actually inserted. `aborted`: the database stayed away
+ * until the claim was no longer ours.
+ */
+async function journalStep(
+  options: RunStepLoopOptions,
+  step: Omit<PendingStep, "durationMs"> & { durationMs: number },
+): Promise<Awaited<ReturnType<typeof appendStep>> | "aborted"> {
+  const { episode, logger, telemetry } = options;
+  try {
+    return await retryTransient(
+      () =>
+        appendStep(
+          {
+            episodeId: episode.id,
+            fence: options.fence,
+            attempt: options.journalAttempt,
+            node: options.nodeIdentity,
+            telemetry,
+            logger,
+            ...step,
+          },
+          options.db,
+        ),
+      {
+        write: "step",
+        mayRetry: () => !options.signal.aborted,
+        signal: options.signal,
+        telemetry,
+        logger,
+        meta: { episode_id: episode.id, actor_id: episode.actorId, step_no: step.stepNo },
+      },
+    );
+  } catch (error) {
+    if (options.signal.aborted) return "aborted";
+    throw error;
   }
 }
 

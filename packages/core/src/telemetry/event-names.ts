@@ -13,6 +13,8 @@ export const TELEMETRY_EVENTS = [
   // core: lapsed claims marked `expired` by reclaimExpired.
   "cyclium.work_claims.expired",
   "cyclium.recovery.sweep",
+  // core: pending episodes of a gone node's queue re-owned by a live node.
+  "cyclium.recovery.adopted",
   "cyclium.episode.started",
   "cyclium.episode.completed",
   "cyclium.episode.failed",
@@ -20,6 +22,8 @@ export const TELEMETRY_EVENTS = [
   "cyclium.episode.deduped",
   // core: a zombie's step or final-status write rejected because its attempt is stale.
   "cyclium.episode.fenced",
+  // core: a start, step, checkpoint or end write resent after a transient database error.
+  "cyclium.episode.write_retry",
   "cyclium.trigger_request.created",
   "cyclium.trigger_request.dispatched",
   "cyclium.trigger_request.expired",
