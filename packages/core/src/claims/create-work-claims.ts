@@ -1,12 +1,16 @@
 import type { Queryable } from "../db/index";
 import { assertNever } from "../errors/index";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { MemoryWorkClaims } from "./memory-work-claims";
 import { PassthroughWorkClaims } from "./passthrough-work-claims";
 import { PostgresWorkClaims } from "./postgres-work-claims";
 import type { WorkClaims } from "./work-claims";
 
-/** Values of `CYCLIUM_WORK_CLAIMS`. */
-export const WORK_CLAIMS_MODES = ["postgres", "none"] as const;
+/**
+ * The built-in values of `CYCLIUM_WORK_CLAIMS`; `none` is the SPEC's spelling of `off`. Any other
+ * value names a module (see loadWorkClaims).
+ */
+export const WORK_CLAIMS_MODES = ["postgres", "memory", "off", "none"] as const;
 export type WorkClaimsMode = (typeof WORK_CLAIMS_MODES)[number];
 
 export interface CreateWorkClaimsOptions {
@@ -16,11 +20,23 @@ export interface CreateWorkClaimsOptions {
   logger?: Logger;
 }
 
-/** Picks the implementation the configuration names. */
+export function isWorkClaimsMode(value: string): value is WorkClaimsMode {
+  return (WORK_CLAIMS_MODES as readonly string[]).includes(value);
+}
+
+/** Picks the built-in implementation the configuration names. */
 export function createWorkClaims(options: CreateWorkClaimsOptions): WorkClaims {
   switch (options.mode) {
     case "postgres":
       return new PostgresWorkClaims(options);
+    case "memory":
+      // Claims held in this process only: two processes would both win every acquire.
+      options.logger?.warn(
+        {},
+        "CYCLIUM_WORK_CLAIMS=memory: claims live in this process only; run a single node",
+      );
+      return new MemoryWorkClaims(options.telemetry ? { telemetry: options.telemetry } : {});
+    case "off":
     case "none":
       return new PassthroughWorkClaims();
     default:

@@ -3,6 +3,7 @@ export { checkFence } from "./check-fence";
 export { completeClaim } from "./complete-claim";
 export {
   createWorkClaims,
+  isWorkClaimsMode,
   WORK_CLAIMS_MODES,
   type CreateWorkClaimsOptions,
   type WorkClaimsMode,
@@ -20,7 +21,11 @@ export {
   type MemoryWorkClaimsOptions,
 } from "./memory-work-claims";
 export { PassthroughWorkClaims } from "./passthrough-work-claims";
-export { PostgresWorkClaims, type PostgresWorkClaimsOptions } from "./postgres-work-claims";
+export {
+  PostgresWorkClaims,
+  type PostgresAcquireClaimResult,
+  type PostgresWorkClaimsOptions,
+} from "./postgres-work-claims";
 export { reclaimExpiredClaims } from "./reclaim-expired-claims";
 export { renewClaim } from "./renew-claim";
 export {
@@ -46,6 +51,7 @@ export {
   type ReleaseClaimResult,
   type RenewClaimOptions,
   type RenewClaimResult,
+  WORK_CLAIMS_METHODS,
   type WorkClaims,
-  type WorkClaimsKind,
 } from "./work-claims";
+export { validateClaimInput, validateReclaimLimit } from "./validate-claim-input";

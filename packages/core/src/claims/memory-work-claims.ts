@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
 import type { Telemetry, TelemetryEventName } from "../telemetry/index";
-import { validateClaimInput } from "./validate-claim-input";
+import { validateClaimInput, validateReclaimLimit } from "./validate-claim-input";
 import type {
   AcquireClaimOptions,
   AcquireClaimResult,
+  ClaimFence,
   ClaimState,
   CompleteClaimOptions,
   FailClaimOptions,
@@ -35,13 +36,14 @@ export interface MemoryWorkClaimsOptions {
 const NOT_OWNER = { ok: false, error: "not_owner" } as const;
 
 /**
- * An in-memory WorkClaims for unit tests of code that uses claims. Same rules as the Postgres
- * implementation (take-over of done/failed/expired, steal of a lapsed claimed row, attempt as
- * fencing token), plus `setBusy(key)` to make a key look held by another node. Its fences
- * are null: there is no row for fenced SQL writes to check.
+ * An in-memory WorkClaims: for unit tests of code that uses claims, and for a single process
+ * (`CYCLIUM_WORK_CLAIMS=memory`; two processes would each have their own claims and both win).
+ * Same rules as the Postgres implementation (take-over of done/failed/expired, steal of a lapsed
+ * claimed row, attempt as fencing token; it passes the same conformance suite), plus
+ * `setBusy(key)` to make a key look held by another node. It has no row for SQL writes to check,
+ * so the runtime asks `holds` before side effects instead.
  */
 export class MemoryWorkClaims implements WorkClaims {
-  readonly kind = "memory";
   private readonly claims = new Map<string, MemoryClaim>();
   private readonly busy = new Set<string>();
   private readonly now: () => number;
@@ -113,7 +115,7 @@ export class MemoryWorkClaims implements WorkClaims {
     }
     this.claims.set(options.dedupeKey, claim);
     this.emit(stolen ? "cyclium.work_claims.steal" : "cyclium.work_claims.acquired", meta);
-    return Promise.resolve({ ok: true, attempt: claim.attempt, stolen, fence: null });
+    return Promise.resolve({ ok: true, attempt: claim.attempt, stolen });
   }
 
   renew(options: RenewClaimOptions): Promise<RenewClaimResult> {
@@ -138,6 +140,7 @@ export class MemoryWorkClaims implements WorkClaims {
   }
 
   reclaimExpired(options: ReclaimExpiredOptions): Promise<ReclaimExpiredResult> {
+    validateReclaimLimit(options.limit);
     const now = this.now();
     const expiredKeys: string[] = [];
     for (const [key, claim] of this.claims) {
@@ -148,6 +151,13 @@ export class MemoryWorkClaims implements WorkClaims {
       }
     }
     return Promise.resolve({ expiredKeys });
+  }
+
+  holds(fence: ClaimFence): Promise<boolean> {
+    const claim = this.claims.get(fence.dedupeKey);
+    return Promise.resolve(
+      claim?.state === "claimed" && claim.owner === fence.owner && claim.attempt === fence.attempt,
+    );
   }
 
   private owned(options: CompleteClaimOptions): MemoryClaim | undefined {

@@ -6,20 +6,17 @@ import type {
   WorkClaims,
 } from "./work-claims";
 
-const ACQUIRED: AcquireClaimResult = Object.freeze({
-  ok: true,
-  attempt: 1,
-  stolen: false,
-  fence: null,
-});
+const ACQUIRED: AcquireClaimResult = Object.freeze({ ok: true, attempt: 1, stolen: false });
 const OK: RenewClaimResult & ReleaseClaimResult = Object.freeze({ ok: true });
 
 /**
- * `CYCLIUM_WORK_CLAIMS=none`: every gate says yes and touches nothing (no table, no telemetry),
- * so a single-node setup pays nothing for claims. `fence` is null, so fenced writes go through.
+ * `CYCLIUM_WORK_CLAIMS=off` (or `none`): every gate says yes and touches nothing (no table, no
+ * telemetry), so a single-node setup pays nothing for claims. It declares `off`, so the runtime
+ * runs no heartbeat and its writes carry no fence. It does not pass the conformance suite, by
+ * design: two acquirers both win.
  */
 export class PassthroughWorkClaims implements WorkClaims {
-  readonly kind = "passthrough";
+  readonly off = true;
 
   acquire(): Promise<AcquireClaimResult> {
     return Promise.resolve(ACQUIRED);
@@ -39,5 +36,9 @@ export class PassthroughWorkClaims implements WorkClaims {
 
   reclaimExpired(): Promise<ReclaimExpiredResult> {
     return Promise.resolve({ expiredKeys: [] });
+  }
+
+  holds(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 }

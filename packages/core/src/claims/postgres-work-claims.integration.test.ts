@@ -185,9 +185,7 @@ describe("PostgresWorkClaims", () => {
   });
 
   it("reclaimExpired marks lapsed claimed rows expired; taking one over is not a steal", async () => {
-    const telemetry = new Telemetry();
-    const events = recorder(telemetry);
-    const claims = new PostgresWorkClaims({ db: db.pool, telemetry });
+    const claims = new PostgresWorkClaims({ db: db.pool, telemetry: new Telemetry() });
     await claims.acquire({ dedupeKey: "reclaim:1", owner: "a", leaseSeconds: 1 });
     await claims.acquire({ dedupeKey: "reclaim:2", owner: "a", leaseSeconds: 1 });
     await claims.acquire({ dedupeKey: "reclaim:live", owner: "a", leaseSeconds: 60 });
@@ -201,7 +199,7 @@ describe("PostgresWorkClaims", () => {
     ]);
     expect(first.expiredKeys).toHaveLength(1);
     expect((await claimRow("reclaim:live"))?.state).toBe("claimed");
-    expect(countOf(events, "cyclium.work_claims.expired")).toBe(2);
+    expect((await claimRow("reclaim:2"))?.state).toBe("expired");
 
     const taken = await claims.acquire({ dedupeKey: "reclaim:1", owner: "b", leaseSeconds: 60 });
     expect(taken).toMatchObject({ ok: true, attempt: 2, stolen: false });

@@ -2,14 +2,16 @@ import { performance } from "node:perf_hooks";
 import type { Queryable } from "../db/index";
 import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
 import { acquireClaim } from "./acquire-claim";
+import { checkFence } from "./check-fence";
 import { completeClaim } from "./complete-claim";
 import { failClaim } from "./fail-claim";
 import { reclaimExpiredClaims } from "./reclaim-expired-claims";
 import { renewClaim } from "./renew-claim";
-import { validateClaimInput } from "./validate-claim-input";
+import { validateClaimInput, validateReclaimLimit } from "./validate-claim-input";
 import type {
   AcquireClaimOptions,
   AcquireClaimResult,
+  ClaimFence,
   CompleteClaimOptions,
   FailClaimOptions,
   ReclaimExpiredOptions,
@@ -26,11 +28,20 @@ export interface PostgresWorkClaimsOptions {
   logger?: Logger;
 }
 
+/** A Postgres acquire also hands out the fence the runtime's SQL writes present. */
+export type PostgresAcquireClaimResult =
+  | (Extract<AcquireClaimResult, { ok: true }> & { fence: ClaimFence })
+  | Extract<AcquireClaimResult, { ok: false }>;
+
 const NOT_OWNER = { ok: false, error: "not_owner" } as const;
 
-/** The default WorkClaims: rows in `cyclium_work_claims`, one statement per operation. */
+/**
+ * The default WorkClaims: rows in `cyclium_work_claims`, one statement per operation. Because the
+ * rows sit next to the episodes, the runtime fences its writes inside its own statements
+ * (`usesSqlFence`) instead of asking `holds` first.
+ */
 export class PostgresWorkClaims implements WorkClaims {
-  readonly kind = "postgres";
+  readonly usesSqlFence = true;
   private readonly db: Queryable;
   private readonly telemetry: Telemetry;
   private readonly logger: Logger;
@@ -41,7 +52,7 @@ export class PostgresWorkClaims implements WorkClaims {
     this.logger = options.logger ?? silentLogger;
   }
 
-  async acquire(options: AcquireClaimOptions, tx?: Queryable): Promise<AcquireClaimResult> {
+  async acquire(options: AcquireClaimOptions, tx?: Queryable): Promise<PostgresAcquireClaimResult> {
     validateClaimInput(options);
     const started = performance.now();
     const row = await acquireClaim(options, tx ?? this.db);
@@ -107,15 +118,18 @@ export class PostgresWorkClaims implements WorkClaims {
     return this.released(failed, "cyclium.work_claims.failed", options);
   }
 
+  /** Telemetry (`cyclium.work_claims.expired`) is the scheduled sweep's, for every adapter. */
   async reclaimExpired(
     options: ReclaimExpiredOptions,
     tx?: Queryable,
   ): Promise<ReclaimExpiredResult> {
-    const expiredKeys = await reclaimExpiredClaims(options, tx ?? this.db);
-    if (expiredKeys.length > 0) {
-      this.telemetry.emit("cyclium.work_claims.expired", { count: expiredKeys.length }, {});
-    }
-    return { expiredKeys };
+    validateReclaimLimit(options.limit);
+    return { expiredKeys: await reclaimExpiredClaims(options, tx ?? this.db) };
+  }
+
+  /** One indexed read; the runtime's own writes check the same row inside their statements. */
+  holds(fence: ClaimFence, tx?: Queryable): Promise<boolean> {
+    return checkFence(fence, tx ?? this.db);
   }
 
   private released(

@@ -120,10 +120,10 @@ describe("passthrough claims (CYCLIUM_WORK_CLAIMS=none)", () => {
     const events: TelemetryEvent[] = [];
     telemetry.subscribe((event) => events.push(event));
     const claims = createWorkClaims({ mode: "none", db: spy, telemetry });
-    expect(claims.kind).toBe("passthrough");
+    expect(claims.off).toBe(true);
 
     const acquired = await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 });
-    expect(acquired).toEqual({ ok: true, attempt: 1, stolen: false, fence: null });
+    expect(acquired).toEqual({ ok: true, attempt: 1, stolen: false });
     expect(await claims.renew({ dedupeKey: "k", owner: "n1", leaseSeconds: 1 })).toEqual({
       ok: true,
     });
@@ -138,9 +138,9 @@ describe("passthrough claims (CYCLIUM_WORK_CLAIMS=none)", () => {
     heartbeat.stop();
     const run = await runWithClaim(
       { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 },
-      ({ fence }) => Promise.resolve(fence),
+      async ({ fence, holds }) => ({ fence, holds: await holds() }),
     );
-    expect(run).toEqual({ status: "done", value: null, released: true });
+    expect(run).toEqual({ status: "done", value: { fence: null, holds: true }, released: true });
 
     expect(spy.calls).toHaveLength(0);
     expect(events).toHaveLength(0);

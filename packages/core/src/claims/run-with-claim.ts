@@ -19,7 +19,16 @@ export interface ClaimedWork {
   signal: AbortSignal;
   attempt: number;
   stolen: boolean;
+  /**
+   * The fence for SQL writes that check `cyclium_work_claims` in their own statement; null unless
+   * the adapter declares `usesSqlFence` (an adapter keeping its claims elsewhere has no row there).
+   */
   fence: ClaimFence | null;
+  /**
+   * True while this attempt still holds the claim, asked of the adapter (`holds`): the check
+   * before a side effect outside the fenced statements (SPEC 12). Always true with claims off.
+   */
+  holds: () => Promise<boolean>;
   /**
    * The work's own final write marked the claim `done` (in the same transaction as the result):
    * no separate complete is sent when it returns.
@@ -39,7 +48,8 @@ export interface ClaimedWork {
 export interface AcquiredClaim {
   attempt: number;
   stolen: boolean;
-  fence: ClaimFence | null;
+  /** See ClaimedWork.fence; when omitted it is derived from the adapter's `usesSqlFence`. */
+  fence?: ClaimFence | null;
   /** `performance.now()` just before the acquire was sent (see HeartbeatOptions). */
   leaseStartedAt: number;
 }
@@ -67,7 +77,9 @@ export async function runWithClaim<T>(
     leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
   });
   if (!acquired.ok) return { status: "busy" };
-  return runWithAcquiredClaim(options, { ...acquired, leaseStartedAt }, work);
+  // Only the contract's fields: whatever else an adapter returns never becomes a SQL fence.
+  const claim = { attempt: acquired.attempt, stolen: acquired.stolen, leaseStartedAt };
+  return runWithAcquiredClaim(options, claim, work);
 }
 
 /** runWithClaim after the acquire: heartbeat while `work` runs, then `done` or `failed`. */
@@ -80,10 +92,12 @@ export async function runWithAcquiredClaim<T>(
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const logger = options.logger ?? silentLogger;
   const { attempt, leaseStartedAt } = acquired;
+  const held: ClaimFence = { dedupeKey, owner, attempt };
+  const fence = acquired.fence !== undefined ? acquired.fence : sqlFence(claims, held);
 
-  // Passthrough claims have nothing to renew: no timers, no queries.
+  // Claims that are off have nothing to renew: no timers, no queries.
   const heartbeat =
-    claims.kind === "passthrough"
+    claims.off === true
       ? null
       : startHeartbeat({
           ...options.heartbeat,
@@ -108,7 +122,8 @@ export async function runWithAcquiredClaim<T>(
       signal,
       attempt,
       stolen: acquired.stolen,
-      fence: acquired.fence,
+      fence,
+      holds: () => (claims.off === true ? Promise.resolve(true) : claims.holds(held)),
       markReleased,
       stopHeartbeat: () => heartbeat?.stopAndSettle() ?? Promise.resolve(),
     });
@@ -127,4 +142,9 @@ export async function runWithAcquiredClaim<T>(
   if (releasedByWork) return { status: "done", value, released: true };
   const released = await claims.complete({ dedupeKey, owner, attempt });
   return { status: "done", value, released: released.ok };
+}
+
+/** The fence SQL writes present: only claims that live in `cyclium_work_claims` have one. */
+function sqlFence(claims: WorkClaims, held: ClaimFence): ClaimFence | null {
+  return claims.usesSqlFence === true && claims.off !== true ? held : null;
 }

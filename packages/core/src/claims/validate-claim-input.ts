@@ -30,3 +30,13 @@ export function validateClaimInput(input: {
     throw new CycliumError("invalid_input", `lease must be a positive number of seconds`);
   }
 }
+
+/** `reclaimExpired`'s batch bound: a positive whole number, so one call cannot sweep unbounded. */
+export function validateReclaimLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit <= 0) {
+    throw new CycliumError(
+      "invalid_input",
+      `reclaim limit must be a positive integer (got ${limit})`,
+    );
+  }
+}

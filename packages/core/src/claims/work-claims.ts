@@ -33,8 +33,6 @@ export type AcquireClaimResult =
       attempt: number;
       /** True when a still-`claimed` row whose lease ran out was taken over. */
       stolen: boolean;
-      /** Present the fence on journal writes; null when claims are off (nothing to fence on). */
-      fence: ClaimFence | null;
     }
   | { ok: false; error: "busy" };
 
@@ -72,17 +70,54 @@ export interface ReclaimExpiredResult {
   expiredKeys: string[];
 }
 
-export type WorkClaimsKind = "postgres" | "passthrough" | "memory";
-
 /**
- * Lease-based exclusive ownership of a piece of work (SPEC section 4). `tx` runs the statement
- * on the caller's transaction instead of the implementation's pool.
+ * Lease-based exclusive ownership of a piece of work (SPEC section 4): the contract every claim
+ * adapter implements, checked by `describeWorkClaimsConformance` (`@cyclium/core/claims/testing`)
+ * and described for adapter authors in docs/work-claims.md.
+ *
+ * - `acquire` is atomic: of concurrent acquirers of one key exactly one gets `ok`. It takes over a
+ *   `done`/`failed`/`expired` claim (a fresh acquire) or a `claimed` one whose lease ran out (a
+ *   steal, `stolen: true`); `attempt` grows by one on every take-over and is the fencing token.
+ * - `renew`, `complete` and `fail` act only while the caller is the owner (at `attempt` when
+ *   given); otherwise `not_owner`, never an exception.
+ * - `holds(fence)` is true only while the claim is `claimed` by `fence.owner` at `fence.attempt`:
+ *   the check the runtime makes before a side effect (SPEC 12, "fence before side effects").
+ * - `reclaimExpired` marks at most `limit` lapsed `claimed` claims `expired`.
+ * - Bad input (an empty or over-long key or owner, a non-positive lease) throws a
+ *   `CycliumError` with code `invalid_input` (see `validateClaimInput`).
+ *
+ * `tx` runs the statement on the caller's transaction. Only adapters whose claims live in this
+ * database can honour it; every other adapter ignores it.
  */
 export interface WorkClaims {
-  readonly kind: WorkClaimsKind;
+  /**
+   * Capability: claims are rows of `cyclium_work_claims` in the database the runtime writes
+   * episodes to. The runtime then fences its own writes inside the same SQL statements (one
+   * `FOR SHARE` probe of the claim row per write, so a zombie's write cannot land after a
+   * take-over) and starts and ends many episodes with one shared statement each. Without it,
+   * the runtime goes through the callbacks only and checks `holds` before side effects.
+   * Declare it only when it is true: the runtime then bypasses `acquire` for episode starts.
+   */
+  readonly usesSqlFence?: boolean;
+  /**
+   * Capability: claims are switched off (`CYCLIUM_WORK_CLAIMS=off`). Every gate says yes, so the
+   * runtime skips heartbeats and recovery takes no claim before an orphan.
+   */
+  readonly off?: boolean;
   acquire(options: AcquireClaimOptions, tx?: Queryable): Promise<AcquireClaimResult>;
   renew(options: RenewClaimOptions, tx?: Queryable): Promise<RenewClaimResult>;
   complete(options: CompleteClaimOptions, tx?: Queryable): Promise<ReleaseClaimResult>;
   fail(options: FailClaimOptions, tx?: Queryable): Promise<ReleaseClaimResult>;
   reclaimExpired(options: ReclaimExpiredOptions, tx?: Queryable): Promise<ReclaimExpiredResult>;
+  holds(fence: ClaimFence, tx?: Queryable): Promise<boolean>;
 }
+
+/** The callbacks of the contract, in the order the start-up check reports missing ones. */
+export const WORK_CLAIMS_METHODS = [
+  "acquire",
+  "renew",
+  "complete",
+  "fail",
+  "reclaimExpired",
+  "holds",
+] as const;

@@ -120,7 +120,7 @@ export async function sweepOrphanedEpisodes(
   const order = shuffle(stale, config.random);
 
   const gate =
-    config.claims !== undefined && config.claims.kind !== "passthrough"
+    config.claims !== undefined && config.claims.off !== true
       ? {
           claims: config.claims,
           leaseSeconds: config.leaseSeconds ?? DEFAULT_LEASE_SECONDS,

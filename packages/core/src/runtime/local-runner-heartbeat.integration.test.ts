@@ -56,7 +56,7 @@ describe("LocalRunner and the claim heartbeat", () => {
     const renewsDoneAt: number[] = [];
     renewStarted = new Promise((resolve) => (markRenewStarted = resolve));
     const claims: WorkClaims = {
-      kind: "postgres",
+      usesSqlFence: true,
       acquire: (options, tx) => inner.acquire(options, tx),
       renew: async (options, tx) => {
         markRenewStarted();
@@ -68,6 +68,7 @@ describe("LocalRunner and the claim heartbeat", () => {
       complete: (options, tx) => inner.complete(options, tx),
       fail: (options, tx) => inner.fail(options, tx),
       reclaimExpired: (options, tx) => inner.reclaimExpired(options, tx),
+      holds: (fence, tx) => inner.holds(fence, tx),
     };
     const actor = defineActor({
       identifier: "a",
