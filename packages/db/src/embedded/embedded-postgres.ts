@@ -86,7 +86,7 @@ export async function ensureEmbeddedPostgres(
   });
 }
 
-async function initCluster(binaries: PostgresBinaries, dataDir: string, runAs: RunAs) {
+export async function initCluster(binaries: PostgresBinaries, dataDir: string, runAs: RunAs) {
   await fs.rm(dataDir, { recursive: true, force: true });
   await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (runAs.uid !== undefined && runAs.gid !== undefined) {
@@ -145,7 +145,7 @@ async function choosePort(dataDir: string, preferred: number | undefined): Promi
   return port;
 }
 
-async function startCluster(
+export async function startCluster(
   binaries: PostgresBinaries,
   dataDir: string,
   port: number,
@@ -244,7 +244,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);

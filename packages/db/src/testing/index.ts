@@ -4,3 +4,4 @@ export {
   type TestDatabase,
 } from "./create-test-database";
 export { prepareTestServer, withDatabase, type TestServer } from "./test-server";
+export { startPrivateTestServer, type PrivateTestServer } from "./private-test-server";
