@@ -27,6 +27,11 @@ export interface CreateEpisodeOptions {
   sourceEnv: string | null;
   workflowInstanceId?: string | null;
   workflowStep?: string | null;
+  /**
+   * The node whose queue takes the new pending episode (a local fire on a full node): stamped in
+   * the same statement, so the episode is never pending without an owner the database knows of.
+   */
+  queuedBy?: string | null;
   /** Upper bound of the random wait before the insert; 0 in tests. Default 200 ms. */
   jitterMs?: number;
   /** Cancels the jitter wait (node shutdown). */
@@ -47,9 +52,11 @@ export type CreateEpisodeResult =
 const SQL = `
 INSERT INTO cyclium_episodes (
   actor_id, expectation_id, status, trigger_type, dedupe_key, input,
-  source_node, source_stack, source_env, workflow_instance_id, workflow_step, started_at)
+  source_node, source_stack, source_env, workflow_instance_id, workflow_step, started_at,
+  queued_by, queued_at)
 VALUES ($1, $2, $3::varchar, $4, $5, $6::jsonb, $7, $8, $9, $10, $11,
-        CASE WHEN $3::varchar = 'running' THEN now() END)
+        CASE WHEN $3::varchar = 'running' THEN now() END,
+        $12::varchar, CASE WHEN $12::varchar IS NOT NULL THEN now() END)
 ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND archived_at IS NULL DO NOTHING
 RETURNING ${episodeColumns()}`;
 
@@ -84,6 +91,7 @@ export async function createEpisode(
     options.sourceEnv,
     options.workflowInstanceId ?? null,
     options.workflowStep ?? null,
+    options.queuedBy ?? null,
   ]);
   const row = result.rows[0];
   if (row) return { created: true, episode: toEpisode(row) };

@@ -10,7 +10,7 @@ import { PgBus, PgListener } from "../bus/index";
 import { createWorkClaims, type WorkClaims, type WorkClaimsMode } from "../claims/index";
 import { ModeController, ModeSync, type Mode } from "../modes/index";
 import { NodeHeartbeat, type NodeKind } from "../nodes/index";
-import { ActorHost, publishEpisodeEvent } from "../runtime/index";
+import { ActorHost, publishEpisodeEvent, type QueueOptions } from "../runtime/index";
 import { createRollupWriter, type Logger, type Telemetry } from "../telemetry/index";
 import { DeferredRunner, TriggerRequestPoller } from "../trigger-requests/index";
 import { ExpectationTriggers } from "./expectation-triggers";
@@ -52,6 +52,8 @@ export interface CycliumNodeOptions {
   version?: string;
   /** Write per-minute telemetry rollups to cyclium_telemetry (default true). */
   telemetryRollups?: boolean;
+  /** The actor queues' memory bound and reconcile rhythm (docs/queues-and-recovery.md). */
+  queue?: QueueOptions;
 }
 
 export interface CycliumNode extends CycliumNodeContext {
@@ -106,9 +108,13 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     ...(options.poller.enabled && options.poller.prefetch !== undefined
       ? { requestPrefetch: options.poller.prefetch }
       : {}),
+    ...(options.queue === undefined ? {} : { queue: options.queue }),
     logger,
     telemetry,
   });
+  // An override that stops an actor here hands its queue over at once, and one that allows it
+  // takes owned rows in, instead of at the next reconcile.
+  const unsubscribeModes = modes.onChange(() => void host.reconcileQueue());
   const triggers = new ExpectationTriggers({
     registry,
     host,
@@ -204,6 +210,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
         logger.error({ err, extension: name }, "extension stop failed"),
       );
     }
+    unsubscribeModes();
     await host.stop({ graceMs });
     await poller?.drain();
     await deferred.flush();

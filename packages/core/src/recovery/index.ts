@@ -27,7 +27,12 @@ export {
   type RecoveryPolicySource,
   type ResolveRecoveryPolicy,
 } from "./recovery-policy";
-export type { RecoveryFallbackRunner, RecoveryTarget } from "./recovery-target";
+export type { RecoveryTarget } from "./recovery-target";
+export {
+  adoptAbandonedEpisodes,
+  DEFAULT_NODE_SILENCE_MS,
+  type AdoptAbandonedEpisodesOptions,
+} from "./adopt-abandoned-episodes";
 export {
   recoveryExtension,
   type RecoveryExtension,

@@ -26,6 +26,8 @@ export interface RecoverBatchOptions {
   episodes: readonly OrphanedEpisode[];
   decisions: ReadonlyMap<string, RecoveryDecision>;
   gate: ClaimGate | null;
+  /** Restarted episodes join this node's queue (`queued_by`); null: trigger requests instead. */
+  queueOwner: string | null;
   logger: Logger;
 }
 
@@ -80,6 +82,7 @@ export async function recoverBatch(options: RecoverBatchOptions): Promise<Recove
       const recovered = await applyDecisions(
         tx,
         options.node,
+        options.queueOwner,
         claimed.map((entry) => entry.episode),
         options.decisions,
       );
@@ -113,6 +116,7 @@ export async function recoverBatch(options: RecoverBatchOptions): Promise<Recove
 async function applyDecisions(
   tx: Queryable,
   node: string,
+  queueOwner: string | null,
   claimed: readonly OrphanedEpisode[],
   decisions: ReadonlyMap<string, RecoveryDecision>,
 ): Promise<RecoveredEpisode[]> {
@@ -123,7 +127,10 @@ async function applyDecisions(
     if (decision.policy === "restart") restart.push(episode);
     else fail.push({ episode, reason: decision.reason });
   }
-  await restartRecoveredEpisodes({ episodeIds: restart.map((episode) => episode.id), node }, tx);
+  await restartRecoveredEpisodes(
+    { episodeIds: restart.map((episode) => episode.id), node, queueOwner },
+    tx,
+  );
   await failOrphanedEpisodes(
     { episodes: fail.map(({ episode, reason }) => ({ id: episode.id, reason })), node },
     tx,

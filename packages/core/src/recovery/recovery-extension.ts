@@ -1,9 +1,7 @@
-import { loadEpisode } from "../episodes/load-episode";
-import type { CycliumNodeContext, NodeExtension } from "../node/index";
+import type { NodeExtension } from "../node/index";
 import type { WorkflowEngine } from "../workflows/index";
 import { createRecovery, type Recovery } from "./create-recovery";
 import type { ResolveRecoveryPolicy } from "./recovery-policy";
-import type { RecoveryFallbackRunner } from "./recovery-target";
 import { startRecoveryTimer } from "./recovery-timer";
 
 export interface RecoveryExtensionOptions {
@@ -41,7 +39,6 @@ export function recoveryExtension(options: RecoveryExtensionOptions): RecoveryEx
         leaseSeconds: node.leaseSeconds,
         registry: node.registry,
         target: node.host,
-        fallbackRunner: fallbackRunner(node),
         bus: node.bus,
         telemetry: node.telemetry,
         logger: node.logger,
@@ -63,27 +60,5 @@ export function recoveryExtension(options: RecoveryExtensionOptions): RecoveryEx
       });
       return { stop: () => timer.stop() };
     },
-  };
-}
-
-/**
- * A restarted episode whose actor is not hosted here (another stack's, say) but is known to the
- * registry runs straight on the runner, as the SPEC asks; it does so outside the actor's queue,
- * the price of not hosting it.
- */
-function fallbackRunner(node: CycliumNodeContext): RecoveryFallbackRunner {
-  return async ({ id, actorId }) => {
-    if (node.registry.get(actorId) === undefined) {
-      node.logger.warn(
-        { episode_id: id, actor_id: actorId },
-        "restarted episode left pending: unknown actor here",
-      );
-      return;
-    }
-    const episode = await loadEpisode(id, node.db);
-    if (episode?.status !== "pending") return;
-    void node.host.runner.run(episode).catch((error: unknown) => {
-      node.logger.error({ err: error, episode_id: id }, "recovered episode run failed");
-    });
   };
 }

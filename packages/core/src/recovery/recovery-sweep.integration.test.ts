@@ -49,15 +49,13 @@ async function episodes(ids?: string[]): Promise<EpisodeState[]> {
   return rows;
 }
 
-function recordingTarget(actors: string[]): RecoveryTarget & { enqueued: string[] } {
+function recordingTarget(): RecoveryTarget & { enqueued: string[] } {
   const enqueued: string[] = [];
   return {
     enqueued,
-    hasActor: (actorId) => actors.includes(actorId),
-    enqueueEpisode: (episodeId, options) => {
-      expect(options).toEqual({ recovered: true });
-      enqueued.push(episodeId);
-      return Promise.resolve({ ok: true });
+    takeOwned: (episodes) => {
+      enqueued.push(...episodes.map((episode) => episode.id));
+      return Promise.resolve();
     },
   };
 }
@@ -71,7 +69,7 @@ function config(overrides: Partial<RecoveryConfig> = {}): RecoveryConfig {
 describe("recovery sweep", () => {
   it("restarts a restart-policy orphan onto the live actor's queue and records it", async () => {
     const [id] = await seedStaleEpisodes({ count: 1, withSteps: true }, db.pool);
-    const target = recordingTarget(["resource_monitor"]);
+    const target = recordingTarget();
     const telemetry = new Telemetry();
     const events: TelemetryEvent[] = [];
     telemetry.subscribe((event) => events.push(event));
@@ -82,6 +80,12 @@ describe("recovery sweep", () => {
     expect(target.enqueued).toEqual([id]);
     const [row] = await episodes();
     expect(row).toMatchObject({ status: "pending", phase: "recovered", attempt: 2 });
+    // Owned by the sweeping node's queue in the same transaction: never pending without owner.
+    const { rows: owners } = await db.pool.query<{ queued_by: string | null }>(
+      "SELECT queued_by FROM cyclium_episodes WHERE id = $1",
+      [id],
+    );
+    expect(owners).toEqual([{ queued_by: "sweeper-1" }]);
     expect(row?.started_at).toBeNull();
     expect(row?.recovery_history).toEqual([
       expect.objectContaining({ node: "sweeper-1", policy: "restart", outcome: "restarted" }),
@@ -130,20 +134,27 @@ describe("recovery sweep", () => {
        VALUES ('dyn', '[{"id":"check_resource_limits","strategy":"s","recoveryPolicy":"restart"}]')`,
     );
     await seedStaleEpisodes({ count: 1, actorId: "dyn" }, db.pool);
-    const fallback: string[] = [];
-    const first = await sweepOrphanedEpisodes(
-      config({
-        target: recordingTarget([]),
-        fallbackRunner: (episode) => fallback.push(episode.id),
-      }),
-    );
+    const target = recordingTarget();
+    const first = await sweepOrphanedEpisodes(config({ target }));
     expect(first).toMatchObject({ restarted: 1 });
-    expect(fallback).toHaveLength(1);
+    expect(target.enqueued).toHaveLength(1);
 
     await db.pool.query("TRUNCATE cyclium_episodes CASCADE");
     await seedStaleEpisodes({ count: 2, actorId: "dyn" }, db.pool);
     const second = await sweepOrphanedEpisodes(config(), { resolvePolicy: () => "fail" });
     expect(second).toMatchObject({ restarted: 0, failed: 2 });
+  });
+
+  it("without a queue behind the sweep, a restarted episode becomes a recovered trigger request", async () => {
+    const [id] = await seedStaleEpisodes({ count: 1 }, db.pool);
+    const result = await sweepOrphanedEpisodes(config({ registry: restartAll }));
+    expect(result).toMatchObject({ restarted: 1 });
+    const { rows } = await db.pool.query<{ status: string; opts: unknown; queued_by: null }>(
+      `SELECT r.status, r.opts, e.queued_by FROM cyclium_trigger_requests r
+         JOIN cyclium_episodes e ON e.id = r.episode_id WHERE r.episode_id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([{ status: "pending", opts: { recovered: true }, queued_by: null }]);
   });
 
   it("leaves episodes alone that journaled recently or are not running", async () => {
@@ -178,7 +189,7 @@ describe("recovery sweep", () => {
     );
 
     const result = await sweepOrphanedEpisodes(
-      config({ claims, registry: restartAll, target: recordingTarget(["resource_monitor"]) }),
+      config({ claims, registry: restartAll, target: recordingTarget() }),
     );
 
     expect(result).toMatchObject({ found: 2, claimed: 1, restarted: 1, skipped: 1 });

@@ -16,7 +16,7 @@ import type {
   RecoveryPolicySource,
   ResolveRecoveryPolicy,
 } from "./recovery-policy";
-import type { RecoveryFallbackRunner, RecoveryTarget } from "./recovery-target";
+import type { RecoveryTarget } from "./recovery-target";
 import { resolveRecoveryPolicies } from "./resolve-recovery-policies";
 import { shuffle } from "./shuffle";
 
@@ -46,8 +46,11 @@ export interface RecoveryConfig {
    */
   claimKeyFor?: ((episode: OrphanedEpisode) => string) | undefined;
   registry?: RecoveryPolicySource | undefined;
+  /**
+   * The sweeping node's queue: restarted episodes are stamped as its own and handed to it. Without
+   * one (a sweep from a process that runs no episodes), they become trigger requests.
+   */
   target?: RecoveryTarget | undefined;
-  fallbackRunner?: RecoveryFallbackRunner | undefined;
   /** When given, failed orphans are announced on `episode.failed` like any failed episode. */
   bus?: Bus | undefined;
   telemetry?: Telemetry | undefined;
@@ -131,7 +134,15 @@ export async function sweepOrphanedEpisodes(
   const batches: OrphanedEpisode[][] = [];
   for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
   const outcomes = await mapWithConcurrency(batches, config.concurrency ?? 2, (batch) =>
-    recoverBatch({ db: config.db, node: config.node, episodes: batch, decisions, gate, logger }),
+    recoverBatch({
+      db: config.db,
+      node: config.node,
+      episodes: batch,
+      decisions,
+      gate,
+      queueOwner: config.target === undefined ? null : config.node,
+      logger,
+    }),
   );
   const recovered = outcomes.flat();
 
@@ -170,8 +181,9 @@ export async function sweepOrphanedEpisodes(
 }
 
 /**
- * After commit: restarted episodes go to the live actor's queue (capacity-bound, never dropped),
- * or to the fallback runner when the actor does not run here; failed ones are announced so a
+ * After commit: restarted episodes go to this node's queue, which runs them under the actor's
+ * limits (never dropped or shed) or hands them on as trigger requests when their actor may not run
+ * here; the queue also adopts pending episodes of gone nodes now. Failed ones are announced so a
  * workflow waiting on them moves on without waiting for reconciliation.
  */
 async function handOver(
@@ -179,42 +191,33 @@ async function handOver(
   recovered: readonly RecoveredEpisode[],
   logger: Logger,
 ): Promise<void> {
+  const restarted = recovered.filter((episode) => episode.outcome === "restarted");
+  try {
+    if (restarted.length > 0) await config.target?.takeOwned(restarted);
+    await config.target?.reconcileQueue?.();
+  } catch (error) {
+    // The rows name this node's queue: its next reconcile takes them, or, should this node die
+    // first, another node adopts them. A hand-over error must not undo the sweep.
+    logger.error({ err: error, restarted: restarted.length }, "recovery hand-over failed");
+  }
+  if (config.bus === undefined) return;
   for (const episode of recovered) {
+    if (episode.outcome !== "failed") continue;
     try {
-      if (episode.outcome === "restarted") {
-        const queued = config.target?.hasActor(episode.actorId)
-          ? await config.target.enqueueEpisode(episode.id, { recovered: true })
-          : null;
-        if (queued?.ok === false) {
-          logger.warn(
-            { episode_id: episode.id, actor_id: episode.actorId, reason: queued.reason },
-            "restarted episode not queued here; it stays pending",
-          );
-        } else if (queued === null && config.fallbackRunner) {
-          await config.fallbackRunner(episode);
-        } else if (queued === null) {
-          logger.warn(
-            { episode_id: episode.id, actor_id: episode.actorId },
-            "restarted episode left pending: its actor does not run on this node",
-          );
-        }
-      } else if (config.bus) {
-        const payload: TEpisodeEvent = {
-          episodeId: episode.id,
-          actorId: episode.actorId,
-          expectationId: episode.expectationId,
-          workflowInstanceId: episode.workflowInstanceId,
-          workflowStep: episode.workflowStep,
-          status: "failed",
-          errorClass: "orphaned",
-          errorMessage: "Orphaned: its node stopped mid-run.",
-          sourceEnv: episode.sourceEnv,
-        };
-        await config.bus.publish(EPISODE_FAILED_TOPIC, payload);
-      }
+      const payload: TEpisodeEvent = {
+        episodeId: episode.id,
+        actorId: episode.actorId,
+        expectationId: episode.expectationId,
+        workflowInstanceId: episode.workflowInstanceId,
+        workflowStep: episode.workflowStep,
+        status: "failed",
+        errorClass: "orphaned",
+        errorMessage: "Orphaned: its node stopped mid-run.",
+        sourceEnv: episode.sourceEnv,
+      };
+      await config.bus.publish(EPISODE_FAILED_TOPIC, payload);
     } catch (error) {
-      // The database already says what happened; a hand-over error must not undo the sweep.
-      logger.error({ err: error, episode_id: episode.id }, "recovery hand-over failed");
+      logger.error({ err: error, episode_id: episode.id }, "could not announce a failed orphan");
     }
   }
 }

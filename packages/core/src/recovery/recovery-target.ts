@@ -1,20 +1,12 @@
 /**
- * Where a restarted episode goes on the sweeping node. The runtime's ActorHost satisfies it:
- * `enqueueEpisode(id, { recovered: true })` puts the episode on the live actor's queue, where it
- * waits for a slot under `maxConcurrentEpisodes` like any other episode and is never dropped or
- * shed. Recovery depends on this small shape, not on the runtime, so it can be tested alone.
+ * The queue a sweeping node hands restarted episodes to. The runtime's ActorHost satisfies it:
+ * the rows already name this node as their queue's owner (stamped in the sweep's transaction);
+ * `takeOwned` runs those it may run under the actor's `maxConcurrentEpisodes`, never dropped or
+ * shed, and hands the rest (actor not hosted here, or overridden to trigger_only / disabled) to
+ * the cluster as trigger requests. Recovery depends on this small shape, not on the runtime.
  */
 export interface RecoveryTarget {
-  hasActor(actorId: string): boolean;
-  enqueueEpisode(
-    episodeId: string,
-    options: { recovered: true },
-  ): Promise<{ ok: true } | { ok: false; reason: string }>;
+  takeOwned(episodes: readonly { id: string; actorId: string }[]): Promise<void>;
+  /** Re-owns the queues of gone nodes now (see adopt-abandoned-episodes.ts). */
+  reconcileQueue?(): Promise<void>;
 }
-
-/** Runs a restarted episode whose actor is not live on this node (e.g. a dynamic actor). */
-export type RecoveryFallbackRunner = (episode: {
-  id: string;
-  actorId: string;
-  expectationId: string;
-}) => unknown;

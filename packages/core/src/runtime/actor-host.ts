@@ -26,12 +26,13 @@ import {
 import { handOverQueued } from "./hand-over-queued";
 import { EpisodeSlots } from "./episode-slots";
 import { LocalRunner } from "./local-runner";
+import { QueueBacklog, type BacklogHost, type QueueOptions } from "./queue-backlog";
 
 export interface ActorHostOptions {
   /** A pool (episodes end in one transaction). */
   db: Queryable & Connectable;
   registry: ActorRegistry;
-  modes: { effectiveMode(actorId: string): Mode };
+  modes: { effectiveMode(actorId: string): Mode; readonly nodeMode?: Mode };
   claims: WorkClaims;
   leaseSeconds: number;
   nodeIdentity: string;
@@ -50,6 +51,8 @@ export interface ActorHostOptions {
    * ~600. Requests held here are released on stop, and by other nodes when this one dies.
    */
   requestPrefetch?: number;
+  /** The queue's memory bound and reconcile rhythm (see queue-backlog.ts). */
+  queue?: QueueOptions;
   logger: Logger;
   telemetry: Telemetry;
 }
@@ -59,6 +62,8 @@ export interface EnqueueOptions {
   resume?: unknown;
   /** The poller's request, released back to pending if the episode never starts here. */
   triggerRequestId?: string;
+  /** The row carries `queued_by` = this node (see QueuedEpisode.owned). */
+  owned?: boolean;
 }
 
 export type EnqueueResult =
@@ -79,6 +84,7 @@ export class ActorHost implements PollerHost {
   readonly runner: LocalRunner;
   readonly #o: ActorHostOptions;
   readonly #slots: EpisodeSlots;
+  readonly #backlog: QueueBacklog;
   readonly #hardStop = new AbortController();
   #state: HostState = "idle";
   #draining = false;
@@ -104,10 +110,62 @@ export class ActorHost implements PollerHost {
       maxConcurrent: (actorId) => options.registry.get(actorId)?.maxConcurrentEpisodes ?? 1,
       isDraining: () => this.#draining,
     });
+    this.#backlog = new QueueBacklog({
+      ...options.queue,
+      db: options.db,
+      nodeIdentity: options.nodeIdentity,
+      scope: { stack: options.stack, env: options.env },
+      host: this.#backlogHost(),
+      logger: options.logger,
+      telemetry: options.telemetry,
+    });
+    this.#slots.onSlotFreed((actorId) => this.#backlog.onSlotFreed(actorId));
   }
 
   start(): void {
-    if (this.#state === "idle") this.#state = "running";
+    if (this.#state !== "idle") return;
+    this.#state = "running";
+    this.#backlog.start();
+  }
+
+  /** Compares the queue with the database now (after a mode change; the sweep asks too). */
+  reconcileQueue(): Promise<void> {
+    return this.#backlog.reconcile();
+  }
+
+  /**
+   * Hosted here and allowed to execute here now: the host runs and the actor's effective mode on
+   * this node is `full` (an override to trigger_only or disabled binds queued and recovered work
+   * as it binds fresh fires).
+   */
+  canRun(actorId: string): boolean {
+    return (
+      this.#state === "running" &&
+      this.#hosted(actorId) !== undefined &&
+      this.#o.modes.effectiveMode(actorId) === "full"
+    );
+  }
+
+  /**
+   * RecoveryTarget: restarted episodes whose rows already name this node as their queue's owner
+   * (the sweep stamped them in its transaction). Those it may run join the actor's queue through
+   * the table, oldest first; the rest go to the cluster as trigger requests.
+   */
+  async takeOwned(episodes: readonly { id: string; actorId: string }[]): Promise<void> {
+    const byActor = new Map<string, string[]>();
+    for (const episode of episodes) {
+      byActor.set(episode.actorId, [...(byActor.get(episode.actorId) ?? []), episode.id]);
+    }
+    const elsewhere: string[] = [];
+    for (const [actorId, ids] of byActor) {
+      if (!this.canRun(actorId)) {
+        elsewhere.push(...ids);
+        continue;
+      }
+      this.#backlog.noteSpilled(actorId, ids.length);
+      await this.#backlog.refill(actorId);
+    }
+    if (elsewhere.length > 0) await this.#backlog.deferOwned({ episodeIds: elsewhere });
   }
 
   hasActor(actorId: string): boolean {
@@ -125,8 +183,9 @@ export class ActorHost implements PollerHost {
     return this.#slots.runningCount(actorId);
   }
 
+  /** Waiting here: in memory, plus this node's rows not yet taken into memory. */
   queuedCount(actorId: string): number {
-    return this.#slots.queuedCount(actorId);
+    return this.#slots.queuedCount(actorId) + this.#backlog.spilled(actorId);
   }
 
   /**
@@ -211,6 +270,7 @@ export class ActorHost implements PollerHost {
       {
         ...episode,
         status: "pending",
+        queuedBy: nodeIdentity,
         sourceNode: nodeIdentity,
         sourceStack: stack,
         sourceEnv: env,
@@ -221,7 +281,13 @@ export class ActorHost implements PollerHost {
       db,
     );
     if (!created.created) return { deduped: true, dedupeKey: created.dedupeKey };
-    this.enqueue(created.episode);
+    const memoryFull = this.#slots.queuedCount(actor.identifier) >= this.#backlog.limit;
+    if (memoryFull || this.#backlog.spilled(actor.identifier) > 0) {
+      // Behind older rows, or memory is at its bound: the row waits; a refill takes it in order.
+      this.#backlog.noteSpilled(actor.identifier);
+    } else {
+      this.enqueue(created.episode, { owned: true });
+    }
     return { episodeId: created.episode.id, deferred: false };
   }
 
@@ -250,6 +316,7 @@ export class ActorHost implements PollerHost {
       recovered,
       resume: options.resume,
       triggerRequestId: options.triggerRequestId,
+      owned: options.owned ?? false,
       settle,
     });
     return { ok: true, settled };
@@ -280,8 +347,26 @@ export class ActorHost implements PollerHost {
     if (this.#state === "stopped" || this.#state === "stopping") return;
     this.#state = "stopping";
     this.#draining = true;
+    await this.#backlog.stop();
+    // Owned entries are rows naming this node: one statement below hands all of them over,
+    // with those never taken into memory.
     const queued = this.#slots.takeAllQueued();
-    await handOverQueued(queued, { deferred: this.#o.deferred, logger: this.#o.logger });
+    await handOverQueued(
+      queued.filter((entry) => !entry.owned),
+      { deferred: this.#o.deferred, logger: this.#o.logger },
+    );
+    for (const entry of queued) if (entry.owned) entry.settle({ status: "not_started" });
+    await this.#backlog
+      .deferOwned({})
+      .then((count) => {
+        if (count > 0) this.#o.logger.info({ count }, "handed the queue over as trigger requests");
+      })
+      .catch((err: unknown) =>
+        this.#o.logger.error(
+          { err },
+          "could not hand the queue over; other nodes adopt it once this node is stopped",
+        ),
+      );
     const allSettled = this.#slots.whenIdle();
     const timer = sleep(graceMs, undefined, { ref: false }).then(() => "timeout" as const);
     if ((await Promise.race([allSettled.then(() => "done" as const), timer])) === "timeout") {
@@ -295,6 +380,30 @@ export class ActorHost implements PollerHost {
       await Promise.race([allSettled, sleep(5_000, undefined, { ref: false })]);
     }
     this.#state = "stopped";
+  }
+
+  #backlogHost(): BacklogHost {
+    return {
+      canRun: (actorId) => this.canRun(actorId),
+      canAdopt: () => this.#state === "running" && (this.#o.modes.nodeMode ?? "full") === "full",
+      heldIds: (actorId) => this.#slots.heldIds(actorId),
+      memoryQueued: (actorId) => this.#slots.queuedCount(actorId),
+      push: (episode, { recovered }) => {
+        this.enqueue(episode, { owned: true, recovered });
+      },
+      dropUnrunnable: () => {
+        for (const actorId of this.#slots.queuedActorIds()) {
+          if (this.canRun(actorId)) continue;
+          const taken = this.#slots.takeQueued(actorId);
+          // Owned rows are handed over by the reconcile that called this; a poller's request goes
+          // back to pending when its entry settles not_started.
+          const unowned = taken.filter((entry) => !entry.owned && !entry.triggerRequestId);
+          void handOverQueued(unowned, { deferred: this.#o.deferred, logger: this.#o.logger });
+          for (const entry of taken)
+            if (entry.owned || entry.triggerRequestId) entry.settle({ status: "not_started" });
+        }
+      },
+    };
   }
 
   #hosted(actorId: string): ActorDefinition | undefined {

@@ -11,6 +11,12 @@ export type QueuedEpisodeResult =
 
 export interface QueuedEpisode {
   episode: Episode;
+  /**
+   * The row carries `queued_by` = this node: if the episode never starts here, the database
+   * still knows whose it is (the node hands such rows over in one statement, or another node
+   * adopts them). Unowned entries came from a trigger request or a caller's `enqueue`.
+   */
+  owned: boolean;
   /** Recovered episodes are never dropped or shed (SPEC section 12). */
   recovered: boolean;
   resume: unknown;
@@ -25,6 +31,8 @@ export interface QueuedEpisode {
  */
 export class ActorQueue {
   running = 0;
+  /** Ids of the episodes running from this queue now. */
+  readonly runningIds = new Set<string>();
   #waiting: QueuedEpisode[] = [];
 
   get length(): number {
@@ -45,6 +53,11 @@ export class ActorQueue {
     if (index < 0) return undefined;
     const [shed] = this.#waiting.splice(index, 1);
     return shed;
+  }
+
+  /** Ids of the waiting episodes and of those running. */
+  heldIds(): string[] {
+    return [...this.#waiting.map((entry) => entry.episode.id), ...this.runningIds];
   }
 
   /** Empties the queue (the node is stopping). */

@@ -37,6 +37,21 @@ export class EpisodeSlots {
     this.#pump(actorId);
   }
 
+  /** Ids of the actor's episodes in memory here: queued or running. */
+  heldIds(actorId: string): string[] {
+    return this.#queues.get(actorId)?.heldIds() ?? [];
+  }
+
+  /** Actors with episodes waiting in memory. */
+  queuedActorIds(): string[] {
+    return [...this.#queues].filter(([, queue]) => queue.length > 0).map(([actorId]) => actorId);
+  }
+
+  /** Empties one actor's queue (it may no longer run here); running episodes are not affected. */
+  takeQueued(actorId: string): QueuedEpisode[] {
+    return this.#queues.get(actorId)?.takeAll() ?? [];
+  }
+
   /** Removes the oldest queued episode that may be shed (never a recovered one). */
   shedOldest(actorId: string): QueuedEpisode | undefined {
     return this.#queues.get(actorId)?.shedOldest();
@@ -84,6 +99,7 @@ export class EpisodeSlots {
 
   #start(actorId: string, queue: ActorQueue, entry: QueuedEpisode): void {
     queue.running += 1;
+    queue.runningIds.add(entry.episode.id);
     const run = this.#o.runner
       .run(entry.episode, {
         recovered: entry.recovered,
@@ -95,6 +111,7 @@ export class EpisodeSlots {
       .catch((error: unknown): QueuedEpisodeResult => ({ status: "error", error }))
       .then((result) => {
         queue.running -= 1;
+        queue.runningIds.delete(entry.episode.id);
         entry.settle(result);
         this.#pump(actorId);
         for (const listener of [...this.#listeners]) listener(actorId);

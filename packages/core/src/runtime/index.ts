@@ -6,6 +6,11 @@ export {
   type EnqueueOptions,
   type EnqueueResult,
 } from "./actor-host";
+export {
+  DEFAULT_LOCAL_QUEUE_LIMIT,
+  DEFAULT_QUEUE_RECONCILE_MS,
+  type QueueOptions,
+} from "./queue-backlog";
 export type { QueuedEpisodeResult } from "./actor-queue";
 export {
   FIRE_TRIGGER_TYPES,

@@ -1,7 +1,6 @@
 import type { WorkClaimsMode } from "@cyclium/core/claims";
-import { episodeColumns, toEpisode, type EpisodeRow } from "@cyclium/core/episodes";
 import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
-import { createRecovery, type RecoveryTarget } from "@cyclium/core/recovery";
+import { createRecovery } from "@cyclium/core/recovery";
 import type { Logger, Telemetry } from "@cyclium/core/telemetry";
 import { triggerExtension } from "@cyclium/core/triggers";
 import { workflowExtension } from "@cyclium/core/workflows";
@@ -96,7 +95,9 @@ export async function createConsoleNode(
       claims: node.claims,
       leaseSeconds: options.leaseSeconds,
       registry: node.registry,
-      target: deferringTarget(node),
+      // A trigger-only node runs nothing: its queue hands restarted episodes to workers as
+      // trigger requests (ActorHost.takeOwned).
+      target: node.host,
       bus: node.bus,
       telemetry,
       logger,
@@ -108,24 +109,4 @@ export async function createConsoleNode(
 function requireEngine<T>(engine: T | null | undefined): T {
   if (!engine) throw new Error("the console's workflow engine is not running");
   return engine;
-}
-
-/**
- * Where the console's on-demand sweep sends restarted episodes: not to a local queue (a
- * trigger-only node executes nothing) but to workers, as deferred trigger requests.
- */
-function deferringTarget(node: CycliumNode): RecoveryTarget {
-  return {
-    hasActor: () => true,
-    async enqueueEpisode(episodeId) {
-      const { rows } = await node.db.query<EpisodeRow>(
-        `SELECT ${episodeColumns()} FROM cyclium_episodes WHERE id = $1 AND status = 'pending'`,
-        [episodeId],
-      );
-      const row = rows[0];
-      if (row === undefined) return { ok: false, reason: "not_pending" };
-      await node.deferred.deferExisting([{ episode: toEpisode(row), opts: { recovered: true } }]);
-      return { ok: true };
-    },
-  };
 }
