@@ -36,6 +36,18 @@ export interface MemoryWorkClaimsOptions {
 const NOT_OWNER = { ok: false, error: "not_owner" } as const;
 
 /**
+ * Runs `body` now (each call is atomic on the one thread) and answers as a promise, so bad input
+ * rejects as it does with every other adapter instead of throwing at the call.
+ */
+function settle<T>(body: () => T): Promise<T> {
+  try {
+    return Promise.resolve(body());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/**
  * An in-memory WorkClaims: for unit tests of code that uses claims, and for a single process
  * (`CYCLIUM_WORK_CLAIMS=memory`; two processes would each have their own claims and both win).
  * Same rules as the Postgres implementation (take-over of done/failed/expired, steal of a lapsed
@@ -70,94 +82,102 @@ export class MemoryWorkClaims implements WorkClaims {
   }
 
   acquire(options: AcquireClaimOptions): Promise<AcquireClaimResult> {
-    validateClaimInput(options);
-    const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
-    const now = this.now();
-    const leaseUntil = now + options.leaseSeconds * 1000;
-    const existing = this.claims.get(options.dedupeKey);
-    if (this.busy.has(options.dedupeKey)) {
-      this.emit("cyclium.work_claims.busy", meta);
-      return Promise.resolve({ ok: false, error: "busy" });
-    }
-    let claim: MemoryClaim;
-    let stolen = false;
-    if (!existing) {
-      claim = {
-        state: "claimed",
-        owner: options.owner,
-        leaseUntil,
-        attempt: 1,
-        steals: 0,
-        errorDetail: null,
-      };
-    } else if (existing.state === "claimed" && existing.leaseUntil < now) {
-      stolen = true;
-      claim = {
-        ...existing,
-        owner: options.owner,
-        leaseUntil,
-        attempt: existing.attempt + 1,
-        steals: existing.steals + 1,
-        errorDetail: null,
-      };
-    } else if (existing.state !== "claimed") {
-      claim = {
-        ...existing,
-        state: "claimed",
-        owner: options.owner,
-        leaseUntil,
-        attempt: existing.attempt + 1,
-        errorDetail: null,
-      };
-    } else {
-      this.emit("cyclium.work_claims.busy", meta);
-      return Promise.resolve({ ok: false, error: "busy" });
-    }
-    this.claims.set(options.dedupeKey, claim);
-    this.emit(stolen ? "cyclium.work_claims.steal" : "cyclium.work_claims.acquired", meta);
-    return Promise.resolve({ ok: true, attempt: claim.attempt, stolen });
+    return settle((): AcquireClaimResult => {
+      validateClaimInput(options);
+      const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
+      const now = this.now();
+      const leaseUntil = now + options.leaseSeconds * 1000;
+      const existing = this.claims.get(options.dedupeKey);
+      if (this.busy.has(options.dedupeKey)) {
+        this.emit("cyclium.work_claims.busy", meta);
+        return { ok: false, error: "busy" };
+      }
+      let claim: MemoryClaim;
+      let stolen = false;
+      if (!existing) {
+        claim = {
+          state: "claimed",
+          owner: options.owner,
+          leaseUntil,
+          attempt: 1,
+          steals: 0,
+          errorDetail: null,
+        };
+      } else if (existing.state === "claimed" && existing.leaseUntil < now) {
+        stolen = true;
+        claim = {
+          ...existing,
+          owner: options.owner,
+          leaseUntil,
+          attempt: existing.attempt + 1,
+          steals: existing.steals + 1,
+          errorDetail: null,
+        };
+      } else if (existing.state !== "claimed") {
+        claim = {
+          ...existing,
+          state: "claimed",
+          owner: options.owner,
+          leaseUntil,
+          attempt: existing.attempt + 1,
+          errorDetail: null,
+        };
+      } else {
+        this.emit("cyclium.work_claims.busy", meta);
+        return { ok: false, error: "busy" };
+      }
+      this.claims.set(options.dedupeKey, claim);
+      this.emit(stolen ? "cyclium.work_claims.steal" : "cyclium.work_claims.acquired", meta);
+      return { ok: true, attempt: claim.attempt, stolen };
+    });
   }
 
   renew(options: RenewClaimOptions): Promise<RenewClaimResult> {
-    validateClaimInput(options);
-    const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
-    const claim = this.owned(options);
-    if (!claim) {
-      this.emit("cyclium.work_claims.renew_failed", { ...meta, reason: "not_owner" });
-      return Promise.resolve(NOT_OWNER);
-    }
-    claim.leaseUntil = this.now() + options.leaseSeconds * 1000;
-    this.emit("cyclium.work_claims.renewed", meta);
-    return Promise.resolve({ ok: true });
+    return settle((): RenewClaimResult => {
+      validateClaimInput(options);
+      const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
+      const claim = this.owned(options);
+      if (!claim) {
+        this.emit("cyclium.work_claims.renew_failed", { ...meta, reason: "not_owner" });
+        return NOT_OWNER;
+      }
+      claim.leaseUntil = this.now() + options.leaseSeconds * 1000;
+      this.emit("cyclium.work_claims.renewed", meta);
+      return { ok: true };
+    });
   }
 
   complete(options: CompleteClaimOptions): Promise<ReleaseClaimResult> {
-    return Promise.resolve(this.release(options, "done", null));
+    return settle(() => this.release(options, "done", null));
   }
 
   fail(options: FailClaimOptions): Promise<ReleaseClaimResult> {
-    return Promise.resolve(this.release(options, "failed", options.errorDetail));
+    return settle(() => this.release(options, "failed", options.errorDetail));
   }
 
   reclaimExpired(options: ReclaimExpiredOptions): Promise<ReclaimExpiredResult> {
-    validateReclaimLimit(options.limit);
-    const now = this.now();
-    const expiredKeys: string[] = [];
-    for (const [key, claim] of this.claims) {
-      if (expiredKeys.length >= options.limit) break;
-      if (claim.state === "claimed" && claim.leaseUntil < now) {
-        claim.state = "expired";
-        expiredKeys.push(key);
+    return settle((): ReclaimExpiredResult => {
+      validateReclaimLimit(options.limit);
+      const now = this.now();
+      const expiredKeys: string[] = [];
+      for (const [key, claim] of this.claims) {
+        if (expiredKeys.length >= options.limit) break;
+        if (claim.state === "claimed" && claim.leaseUntil < now) {
+          claim.state = "expired";
+          expiredKeys.push(key);
+        }
       }
-    }
-    return Promise.resolve({ expiredKeys });
+      return { expiredKeys };
+    });
   }
 
   holds(fence: ClaimFence): Promise<boolean> {
-    const claim = this.claims.get(fence.dedupeKey);
-    return Promise.resolve(
-      claim?.state === "claimed" && claim.owner === fence.owner && claim.attempt === fence.attempt,
-    );
+    return settle((): boolean => {
+      const claim = this.claims.get(fence.dedupeKey);
+      return (
+        claim?.state === "claimed" && claim.owner === fence.owner && claim.attempt === fence.attempt
+      );
+    });
   }
 
   private owned(options: CompleteClaimOptions): MemoryClaim | undefined {

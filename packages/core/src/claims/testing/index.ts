@@ -1,0 +1,4 @@
+export {
+  describeWorkClaimsConformance,
+  type WorkClaimsConformanceOptions,
+} from "./work-claims-conformance";
