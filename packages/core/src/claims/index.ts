@@ -10,6 +10,13 @@ export {
 } from "./create-work-claims";
 export { failClaim } from "./fail-claim";
 export {
+  assertWorkClaims,
+  loadWorkClaims,
+  type LoadWorkClaimsOptions,
+  type WorkClaimsFactory,
+  type WorkClaimsFactoryDeps,
+} from "./load-work-claims";
+export {
   startHeartbeat,
   type Heartbeat,
   type HeartbeatEnd,
