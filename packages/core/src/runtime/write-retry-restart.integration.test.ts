@@ -27,20 +27,25 @@ afterAll(async () => {
 }, 30_000);
 
 describe("LocalRunner across a PostgreSQL restart", () => {
-  it("completes running episodes on the same node when the server is down for 1.5 s", async () => {
+  it("completes running episodes, and starts those dispatched meanwhile, on the same node when the server is down for 1.5 s", async () => {
     // The lease (8 s) outlasts the outage and the restart's crash recovery, so the claim is
     // still this node's by its own reckoning throughout and nothing may be given up.
     const rig = createWriteRetryRig({ worker, harness, leaseSeconds: 8 });
-    const episodes = await rig.createEpisodes(8, { steps: 30, stepMs: 50 });
-    const runs = Promise.all(episodes.map((episode) => rig.runner.run(episode)));
+    const running = await rig.createEpisodes(8, { steps: 30, stepMs: 50 });
+    // Dispatched while the server is down: their start statements meet a refused connection.
+    const late = await rig.createEpisodes(4, { steps: 5, stepMs: 20 });
+    const episodes = [...running, ...late];
+    const runs = running.map((episode) => rig.runner.run(episode));
 
     await sleep(400);
     await server.stopImmediate();
+    runs.push(...late.map((episode) => rig.runner.run(episode)));
     await sleep(1500);
     await server.start();
-    const results = await within(25_000, "the runs", runs);
+    const results = await within(25_000, "the runs", Promise.all(runs));
 
-    expect(rig.retries.length).toBeGreaterThan(0);
+    expect(new Set(rig.retries.map((event) => event.metadata.write))).toContain("start");
+    expect(new Set(rig.retries.map((event) => event.metadata.write))).toContain("step");
     expect(results.map((result) => result.status)).toEqual(episodes.map(() => "completed"));
     const outcomes = await loadOutcomes(
       harness,
@@ -51,11 +56,12 @@ describe("LocalRunner across a PostgreSQL restart", () => {
         status: "completed",
         executed_by: rig.node,
         claim_attempt: 1,
-        steps: 30,
-        distinct_steps: 30,
-        turns_used: 30,
         step_attempts: [1],
       });
+      // Every step journaled once, the usage counted once per step.
+      expect(outcome.steps).toBe(late.some((episode) => episode.id === outcome.id) ? 5 : 30);
+      expect(outcome.distinct_steps).toBe(outcome.steps);
+      expect(outcome.turns_used).toBe(outcome.steps);
     }
   }, 40_000);
 });
