@@ -67,6 +67,8 @@ export class QueueBacklog {
   readonly #intervalMs: number;
   /** Rows of an actor owned here but not in memory, as far as this process knows. */
   readonly #spilled = new Map<string, number>();
+  /** Rows spilled per actor since the process started: tells a refill what it could not see. */
+  readonly #spills = new Map<string, number>();
   readonly #refilling = new Map<string, Promise<void>>();
   #reconciling: Promise<void> | undefined;
   #again = false;
@@ -100,6 +102,7 @@ export class QueueBacklog {
   /** A new row of this node's queue stays in the table (memory is full, or older rows wait). */
   noteSpilled(actorId: string, count = 1): void {
     this.#spilled.set(actorId, this.spilled(actorId) + count);
+    this.#spills.set(actorId, (this.#spills.get(actorId) ?? 0) + count);
   }
 
   /** Called when a slot of the actor freed: tops memory up once it is half empty. */
@@ -195,6 +198,7 @@ export class QueueBacklog {
     if (!host.canRun(actorId)) return;
     const room = this.limit - host.memoryQueued(actorId);
     if (room <= 0) return;
+    const spillsBefore = this.#spills.get(actorId) ?? 0;
     const taken = await takeQueuedEpisodes(
       { node: nodeIdentity, actorId, exclude: host.heldIds(actorId), limit: room },
       db,
@@ -202,9 +206,15 @@ export class QueueBacklog {
     for (const episode of taken) {
       host.push(episode, { recovered: episode.phase === "recovered" || episode.attempt > 1 });
     }
+    // Fewer rows than room: the table had no more, unless a fire spilled one while the take ran
+    // (its row may be newer than the take's snapshot); then the count stays and the next refill
+    // finds it, so a later fire cannot overtake it.
+    const spilledMeanwhile = (this.#spills.get(actorId) ?? 0) > spillsBefore;
     this.#spilled.set(
       actorId,
-      taken.length < room ? 0 : Math.max(0, this.spilled(actorId) - taken.length),
+      taken.length < room && !spilledMeanwhile
+        ? 0
+        : Math.max(spilledMeanwhile ? 1 : 0, this.spilled(actorId) - taken.length),
     );
   }
 }

@@ -105,7 +105,13 @@ const node = await createCycliumNode({
   env: null,
   workClaims: "postgres",
   leaseSeconds: number("LEASE_SECONDS", 2),
-  poller: { enabled: false, intervalMs: 1_000, sourceStack: null },
+  poller: { enabled: env.POLLER === "on", intervalMs: 200, sourceStack: null },
+  queue: {
+    localQueueLimit: number("LOCAL_QUEUE_LIMIT", 200),
+    reconcileIntervalMs: number("RECONCILE_MS", 200),
+    // Just over one 5 s node heartbeat: a killed worker counts as gone soon, a live one never.
+    nodeSilenceMs: number("NODE_SILENCE_MS", 7_000),
+  },
   actors,
   dynamicActors: false,
   jitterMs: 0,
