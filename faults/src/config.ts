@@ -6,9 +6,12 @@ export interface SuiteArgs {
   only: number[] | null;
   /** Re-check an earlier run's results directory instead of running anything. */
   checkDir: string | null;
+  /** Scenario 10's seed; null draws one (printed at the start). */
+  seed: number | null;
 }
 
-const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--check <results dir>]`;
+const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--seed N] [--check <results dir>]`;
+const SCENARIO_COUNT = 10;
 
 export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
   const { values } = parseArgs({
@@ -17,6 +20,7 @@ export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
       quick: { type: "boolean", default: false },
       only: { type: "string" },
       check: { type: "string" },
+      seed: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -28,9 +32,14 @@ export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
     process.exit(0);
   }
   const only = values.only?.split(",").map((id) => Number(id.trim())) ?? null;
-  if (only?.some((id) => !Number.isInteger(id) || id < 1 || id > 7)) {
-    console.error(`--only takes scenario numbers 1-7\n${USAGE}`);
+  if (only?.some((id) => !Number.isInteger(id) || id < 1 || id > SCENARIO_COUNT)) {
+    console.error(`--only takes scenario numbers 1-${SCENARIO_COUNT}\n${USAGE}`);
     process.exit(2);
   }
-  return { quick: values.quick, only, checkDir: values.check ?? null };
+  const seed = values.seed === undefined ? null : Number(values.seed);
+  if (seed !== null && (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)) {
+    console.error(`--seed takes an integer 0-${0xffffffff}\n${USAGE}`);
+    process.exit(2);
+  }
+  return { quick: values.quick, only, checkDir: values.check ?? null, seed };
 }

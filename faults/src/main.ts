@@ -17,16 +17,28 @@ import type { ScenarioReport } from "./checker/run-facts";
 import { killEveryChild } from "./cluster/cluster";
 import { PostgresServer } from "./cluster/postgres-server";
 import { parseSuiteArgs } from "./config";
-import { runScenario, scenarioDir } from "./scenarios/run-scenario";
+import { runScenario, scenarioDir, type ScenarioBounds } from "./scenarios/run-scenario";
 import { SCENARIOS } from "./scenarios/index";
 
 const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../results");
+
+/**
+ * Time bounds, so that no run can hang CI. A quick scenario takes 15-60 s on a loaded 2-core
+ * machine (its run phase under 40 s, the settle a few seconds unless work is stuck, then 46 s of
+ * stillness); each phase gets three to four times that. The whole quick run must end inside
+ * test:all's 600 s limit for the phase with its own report, so it stops at 540 s; the full run
+ * (about 20 min) at 60 min.
+ */
+const QUICK_BOUNDS: ScenarioBounds = { runMs: 150_000, settleMs: 120_000 };
+const FULL_BOUNDS: ScenarioBounds = { runMs: 1_200_000, settleMs: 600_000 };
+const QUICK_DEADLINE_MS = 540_000;
+const FULL_DEADLINE_MS = 3_600_000;
 
 function log(message: string): void {
   process.stderr.write(`[faults ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
-function crashed(id: number, name: string, error: unknown): ScenarioReport {
+export function crashed(id: number, name: string, error: unknown): ScenarioReport {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return {
     id,
@@ -36,6 +48,7 @@ function crashed(id: number, name: string, error: unknown): ScenarioReport {
       acknowledged: 0,
       lost: 0,
       duplicated: 0,
+      stuck: 0,
       fenced: 0,
       recovered: 0,
       unknown: 0,
@@ -57,47 +70,62 @@ async function recheck(dir: string): Promise<ScenarioReport[]> {
   return reports;
 }
 
-async function runSuite(quick: boolean, only: number[] | null, runDir: string) {
+interface SuiteOptions {
+  quick: boolean;
+  only: number[] | null;
+  seed: number;
+  runDir: string;
+  /** Filled as scenarios finish, so that the overall deadline can still report them. */
+  reports: ScenarioReport[];
+}
+
+async function runSuite(options: SuiteOptions): Promise<ScenarioReport[]> {
+  const { quick, only, seed, runDir, reports } = options;
   const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.id)) : SCENARIOS;
   const server = await PostgresServer.start(log);
+  servers.add(server);
   const cleanup = (): void => {
     killEveryChild();
     void server.destroy().finally(() => process.exit(130));
   };
   process.once("SIGINT", cleanup);
   process.once("SIGTERM", cleanup);
-  const reports: ScenarioReport[] = [];
+  const bounds = quick ? QUICK_BOUNDS : FULL_BOUNDS;
   try {
     for (const scenario of scenarios) {
+      const started = performance.now();
       try {
-        await runScenario(scenario, { server, runDir, quick, log });
+        await runScenario(scenario, { server, runDir, quick, seed, bounds, log });
         reports.push(await checkRun(scenarioDir(runDir, scenario)));
       } catch (error) {
         killEveryChild();
         reports.push(crashed(scenario.id, scenario.name, error));
       }
       const last = reports.at(-1);
-      if (last)
-        log(`s${last.id} ${last.passed ? "passed" : "FAILED"} ${JSON.stringify(last.counts)}`);
+      const seconds = Math.round((performance.now() - started) / 1000);
+      if (last) {
+        log(
+          `s${last.id} ${last.passed ? "passed" : "FAILED"} in ${seconds} s ${JSON.stringify(last.counts)}`,
+        );
+      }
     }
   } finally {
     killEveryChild();
+    servers.delete(server);
     await server.destroy();
   }
   return reports;
 }
 
-async function main(): Promise<void> {
-  const args = parseSuiteArgs(process.argv.slice(2));
-  const command = `pnpm faults ${process.argv.slice(2).join(" ")}`.trim();
-  const started = new Date();
-  const stamp = started.toISOString().replaceAll(":", "-").slice(0, 19);
-  const runDir = args.checkDir ?? path.join(RESULTS_DIR, `${stamp}${args.quick ? "-quick" : ""}`);
-  await mkdir(runDir, { recursive: true });
-  const loadBefore = os.loadavg();
-  const reports = args.checkDir
-    ? await recheck(runDir)
-    : await runSuite(args.quick, args.only, runDir);
+const servers = new Set<PostgresServer>();
+
+async function writeReport(
+  reports: readonly ScenarioReport[],
+  runDir: string,
+  command: string,
+  started: Date,
+  loadBefore: number[],
+): Promise<void> {
   const minutes = ((Date.now() - started.getTime()) / 60_000).toFixed(1);
   const markdown = [
     toMarkdown(reports, command),
@@ -111,8 +139,44 @@ async function main(): Promise<void> {
   await writeFile(path.join(runDir, "report.json"), `${JSON.stringify(reports, null, 2)}\n`);
   console.log(markdown);
   log(`results in ${path.relative(process.cwd(), runDir)}`);
+}
+
+async function main(): Promise<void> {
+  const args = parseSuiteArgs(process.argv.slice(2));
+  const command = `pnpm faults ${process.argv.slice(2).join(" ")}`.trim();
+  const started = new Date();
+  const stamp = started.toISOString().replaceAll(":", "-").slice(0, 19);
+  const runDir = args.checkDir ?? path.join(RESULTS_DIR, `${stamp}${args.quick ? "-quick" : ""}`);
+  await mkdir(runDir, { recursive: true });
+  const loadBefore = os.loadavg();
+  if (args.checkDir) {
+    const reports = await recheck(runDir);
+    await writeReport(reports, runDir, command, started, loadBefore);
+    if (reports.length === 0 || reports.some((r) => !r.passed)) process.exitCode = 1;
+    return;
+  }
+  const seed = args.seed ?? Math.floor(Math.random() * 0x1_0000_0000);
+  log(`seed ${seed} (scenario 10 replays its faults with --seed ${seed})`);
+  const reports: ScenarioReport[] = [];
+  const deadlineMs = args.quick ? QUICK_DEADLINE_MS : FULL_DEADLINE_MS;
+  // The hard stop: whatever is running is killed, what finished is reported, and the run fails.
+  const deadline = setTimeout(() => {
+    log(`the run passed its ${deadlineMs / 1000} s deadline: killing the cluster`);
+    killEveryChild();
+    reports.push(crashed(0, "deadline", `the whole run passed its ${deadlineMs / 1000} s bound`));
+    const destroyed = Promise.all([...servers].map((server) => server.destroy()));
+    void Promise.race([destroyed, new Promise((resolve) => setTimeout(resolve, 15_000))])
+      .then(() => writeReport(reports, runDir, `${command} (deadline)`, started, loadBefore))
+      .finally(() => process.exit(1));
+  }, deadlineMs);
+  await runSuite({ quick: args.quick, only: args.only, seed, runDir, reports });
+  clearTimeout(deadline);
+  await writeReport(reports, runDir, command, started, loadBefore);
   if (reports.length === 0 || reports.some((r) => !r.passed)) process.exitCode = 1;
 }
+
+// Last resort: no cluster process outlives the orchestrator, whichever way it exits.
+process.on("exit", killEveryChild);
 
 main().catch((error: unknown) => {
   console.error(error);

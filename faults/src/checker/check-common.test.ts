@@ -71,6 +71,7 @@ function facts(over: Partial<RunFacts>): RunFacts {
     steps: [],
     claims: [],
     requests: [],
+    open: [],
     history: [],
     ...over,
   };

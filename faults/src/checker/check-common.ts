@@ -1,4 +1,9 @@
-import { ACTORS, WORK_EXPECTATION } from "../cluster/fault-actors";
+import {
+  ACTORS,
+  EVENT_ACTORS,
+  FAIL_POLICY_ACTORS,
+  WORK_EXPECTATION,
+} from "../cluster/fault-actors";
 import type { THistoryRecord } from "../history/records";
 import type { Counts, EpisodeRow, RunFacts, StepRow } from "./run-facts";
 
@@ -18,7 +23,7 @@ export interface CommonCheck {
 export function acceptableEnd(episode: EpisodeRow): boolean {
   if (episode.status === "completed") return true;
   return (
-    episode.actor_id === ACTORS.fail &&
+    FAIL_POLICY_ACTORS.has(episode.actor_id) &&
     episode.status === "failed" &&
     episode.error_class === "orphaned"
   );
@@ -70,7 +75,7 @@ export function checkCommon(facts: RunFacts): CommonCheck {
     (e) => e.dedupe_key ?? "",
   );
   const pings = groupBy(
-    facts.episodes.filter((e) => e.actor_id === ACTORS.event),
+    facts.episodes.filter((e) => EVENT_ACTORS.has(e.actor_id)),
     (e) => inputKey(e) ?? "",
   );
   // Write order: ids come from a sequence, and the fence's row lock orders a zombie's write and
@@ -82,6 +87,7 @@ export function checkCommon(facts: RunFacts): CommonCheck {
     acknowledged: 0,
     lost: 0,
     duplicated: 0,
+    stuck: 0,
     fenced: 0,
     recovered: 0,
     unknown: 0,

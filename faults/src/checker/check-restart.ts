@@ -2,10 +2,15 @@ import type { ScenarioCheck } from "./check-run";
 import { nemesisEvents } from "./history-queries";
 
 /**
- * Slack on top of what recovery needs by design, for a sweep that is itself slow on a loaded
- * machine right after a restart (every node reconnects at once).
+ * Slack on top of what recovery needs by design (5 s with the suite's settings), for a sweep that
+ * is itself slow on a loaded machine right after a restart: every node reconnects at once, pools
+ * refill, and the workers' event loops lag while their unit-test neighbours hold both cores. It
+ * was 5 s with the silence counted from before the outage, so the server's own down time and
+ * WAL replay (seconds on a loaded machine) ate the margin; silence is now counted from the
+ * server's start and the slack is 15 s: only a recovery that does not come for four of its own
+ * design bounds fails the run. That it comes at all is the "nothing stuck" check's.
  */
-const SLACK_MS = 5_000;
+const SLACK_MS = 15_000;
 
 /**
  * Scenario 4: the server came back, every worker heard a bus probe published after it (the run

@@ -5,6 +5,7 @@ import { ZHistoryRecord, type THistoryRecord } from "../history/records";
 import {
   ZClaimRow,
   ZEpisodeRow,
+  ZOpenRow,
   ZRequestRow,
   ZScenarioMeta,
   ZStepRow,
@@ -46,6 +47,7 @@ export async function loadRun(dir: string): Promise<RunFacts> {
     steps: await readJsonl(path.join(dir, "db", "steps.jsonl"), ZStepRow),
     claims: await readJsonl(path.join(dir, "db", "claims.jsonl"), ZClaimRow),
     requests: await readJsonl(path.join(dir, "db", "requests.jsonl"), ZRequestRow),
+    open: await readJsonl(path.join(dir, "db", "open.jsonl"), ZOpenRow),
     history,
   };
 }

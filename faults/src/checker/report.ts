@@ -5,6 +5,7 @@ const COLUMNS = [
   "acknowledged",
   "lost",
   "duplicated",
+  "stuck",
   "fenced",
   "recovered",
   "unknown",
@@ -14,7 +15,9 @@ const LEGEND = [
   "_attempted_: client operations (fires by idempotency key, published events); _acknowledged_:",
   "answered ok; _lost_: acknowledged but without an episode that ended as its recovery policy",
   "allows; _duplicated_: more than one episode for one operation, or more than one result for one",
-  "episode; _fenced writes_: zombie journal/status writes rejected by the claim's attempt;",
+  "episode; _stuck_: episodes left `pending` or `running` once the cluster settled with no live owner",
+  "(no open trigger request, not queued by a live node, not executed by one);",
+  "_fenced writes_: zombie journal/status writes rejected by the claim's attempt;",
   "_recovered_: recoveries recorded on episodes; _unknown_: operations that got an indeterminate",
   "answer (timeout, lost connection) at least once and were retried with their key.",
 ].join(" ");

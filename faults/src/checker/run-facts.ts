@@ -50,6 +50,22 @@ export const ZRequestRow = z.object({
   claimed_by: z.string().nullable(),
 });
 
+/** An episode still open once the cluster settled, with what could own it (db/open.jsonl). */
+export const ZOpenRow = z.object({
+  id: z.string(),
+  actor_id: z.string(),
+  status: z.string(),
+  trigger_type: z.string(),
+  source_node: z.string().nullable(),
+  executed_by: z.string().nullable(),
+  queued_by: z.string().nullable(),
+  /** `pending` or `claimed` when a trigger request still stands for it. */
+  open_request: z.string().nullable(),
+  request_claimed_by: z.string().nullable(),
+  idle_ms: z.number(),
+});
+
+export type OpenRow = z.infer<typeof ZOpenRow>;
 export type EpisodeRow = z.infer<typeof ZEpisodeRow>;
 export type StepRow = z.infer<typeof ZStepRow>;
 export type ClaimRow = z.infer<typeof ZClaimRow>;
@@ -68,6 +84,12 @@ export const ZScenarioMeta = z.object({
   /** Every episode reached a final status before the drain timeout. */
   drained: z.boolean(),
   drainMs: z.number(),
+  /** How the wait after the scenario ended: all final, nothing moving any more, or the bound. */
+  settled: z.enum(["drained", "stalled", "timed_out"]).optional(),
+  /** How long nothing had to move for open work to count as settled. */
+  stallMs: z.number().optional(),
+  /** Worker identities alive when the open episodes were snapshot: the possible owners. */
+  liveNodes: z.array(z.string()).optional(),
   /** Scenario-specific measurements (counts, durations in ms) and facts (victim identity...). */
   measured: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
   /** Set when the scenario itself failed (a fault could not be applied, a wait timed out). */
@@ -83,6 +105,8 @@ export interface RunFacts {
   steps: StepRow[];
   claims: ClaimRow[];
   requests: RequestRow[];
+  /** Episodes open once the cluster settled (empty when it drained). */
+  open: OpenRow[];
   /** Every process's history and the nemesis log, merged and sorted by time. */
   history: THistoryRecord[];
 }
@@ -93,6 +117,8 @@ export interface Counts {
   acknowledged: number;
   lost: number;
   duplicated: number;
+  /** Episodes left pending or running without a live owner once the cluster settled. */
+  stuck: number;
   fenced: number;
   recovered: number;
   unknown: number;

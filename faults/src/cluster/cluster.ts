@@ -21,7 +21,8 @@ export interface ClusterConfig {
 
 export interface WorkerSlot {
   readonly index: number;
-  readonly identity: string;
+  /** The node identity; a worker replaced under a new identity (scenarios 8, 10) changes it. */
+  identity: string;
   child: ClusterChild;
   generation: number;
   readonly proxy: TcpProxy | undefined;
@@ -89,6 +90,30 @@ export class Cluster {
     await waitReady(slot.child);
   }
 
+  /**
+   * SIGKILL the worker and start a process under a new identity in its place (a pod rescheduled
+   * under another name): nothing of the old identity comes back to pick up what it held.
+   */
+  async killAndReplace(slot: WorkerSlot, identity: string): Promise<void> {
+    await slot.child.kill();
+    slot.identity = identity;
+    slot.generation = 0;
+    slot.child = this.#spawnWorker(slot);
+    await waitReady(slot.child);
+  }
+
+  /** Identities of the workers alive right now: the nodes that can still own queued work. */
+  liveIdentities(): string[] {
+    return this.workers.filter((w) => w.child.alive).map((w) => w.identity);
+  }
+
+  /** SIGKILL every process of this cluster now (a scenario over its time bound). */
+  async killAll(): Promise<void> {
+    const children = [this.writer, ...this.workers.map((w) => w.child)];
+    await Promise.all(children.map((child) => child.kill()));
+    await Promise.all(this.workers.map((w) => (w.proxy ? w.proxy.close() : Promise.resolve())));
+  }
+
   /** Stops every process gracefully (a stop command), killing what does not exit in time. */
   async stop(): Promise<void> {
     const children = [this.writer, ...this.workers.map((w) => w.child)].filter((c) => c.alive);
@@ -109,6 +134,9 @@ export class Cluster {
   #spawnWorker(slot: Omit<WorkerSlot, "child">): ClusterChild {
     const url = new URL(this.#config.databaseUrl);
     if (slot.proxy) url.port = String(slot.proxy.port);
+    // Names the worker's backends in pg_stat_activity, so that a fault can terminate exactly
+    // its connections (pg_terminate_backend, scenario 10).
+    url.searchParams.set("application_name", `faults-${slot.identity}`);
     return this.#spawn(slot.identity, slot.generation, "src/cluster/worker-main.ts", {
       databaseUrl: url.toString(),
       role: "worker",

@@ -14,6 +14,8 @@ export const ZFireBatch = z.object({
   concurrency: z.number().int().positive(),
   /** Every `failEvery`-th fire goes to the fail-policy actor, the rest to the restart one. */
   failEvery: z.number().int().min(0),
+  /** When set, fire `i` goes to `actors[i % length]` instead (the queued actors of 8-10). */
+  actors: z.array(z.string()).min(1).optional(),
   input: z.record(z.string(), z.unknown()),
   /** A fire whose outcome is unknown is retried with the same key until this long has passed. */
   retryForMs: z.number().int().positive(),
@@ -32,6 +34,8 @@ export const ZPublishBatch = z.object({
   prefix: z.string(),
   count: z.number().int().min(0),
   concurrency: z.number().int().positive(),
+  /** Strategy input merged into each event's payload (default two steps of 10 ms). */
+  input: z.record(z.string(), z.unknown()).optional(),
 });
 
 // `probeId`, not `id`: the envelope's `id` numbers the request.

@@ -12,10 +12,24 @@ export const ACTORS = {
   event: "pinger",
   /** Fires every minute on every node (scenario 6's cron tick; harmless elsewhere). */
   cron: "ticker",
+  /**
+   * One episode at a time per node, restart policy, fired locally by manual bursts and by
+   * `faults.burst` events (scenarios 8-10): a burst leaves every worker holding a queue.
+   */
+  queuedRestart: "q-restarter",
+  /** Two at a time per node, fail policy, fired locally by manual bursts (scenarios 8-10). */
+  queuedFail: "q-failer",
 } as const;
+
+/** Actors whose orphans are failed (`orphaned`) rather than restarted. */
+export const FAIL_POLICY_ACTORS: ReadonlySet<string> = new Set([ACTORS.fail, ACTORS.queuedFail]);
+/** Actors fired by bus events; their episodes carry the event's key in their input. */
+export const EVENT_ACTORS: ReadonlySet<string> = new Set([ACTORS.event, ACTORS.queuedRestart]);
 
 export const WORK_EXPECTATION = "work";
 export const PING_TOPIC = "faults.ping";
+/** Bursts of events to the one-slot actor (scenarios 8-10). */
+export const BURST_TOPIC = "faults.burst";
 /** Workers record this topic's events: after a database restart they must arrive again. */
 export const PROBE_TOPIC = "faults.probe";
 
@@ -25,6 +39,12 @@ export const PROBE_TOPIC = "faults.probe";
  * queue on the pool of a 2-core machine, where a queued renew eats into the lease.
  */
 const SLOTS = 6;
+/**
+ * The queued actors' limits: 1 and 2, as in the issue 18 measurements, so that a burst of a
+ * dozen fires leaves ten and more episodes waiting in a worker's memory.
+ */
+const QUEUED_RESTART_SLOTS = 1;
+const QUEUED_FAIL_SLOTS = 2;
 
 export function faultActors(history: HistoryWriter, node: string): ActorDefinition[] {
   const strategy = recordedStrategy(history, node);
@@ -60,6 +80,21 @@ export function faultActors(history: HistoryWriter, node: string): ActorDefiniti
           trigger: { schedule: "* * * * *", timezone: "UTC" },
           recoveryPolicy: "restart",
         },
+      ],
+    }),
+    defineActor({
+      identifier: ACTORS.queuedRestart,
+      maxConcurrentEpisodes: QUEUED_RESTART_SLOTS,
+      expectations: [
+        { id: WORK_EXPECTATION, strategy, trigger: { manual: true }, recoveryPolicy: "restart" },
+        { id: "on_burst", strategy, trigger: { event: BURST_TOPIC }, recoveryPolicy: "restart" },
+      ],
+    }),
+    defineActor({
+      identifier: ACTORS.queuedFail,
+      maxConcurrentEpisodes: QUEUED_FAIL_SLOTS,
+      expectations: [
+        { id: WORK_EXPECTATION, strategy, trigger: { manual: true }, recoveryPolicy: "fail" },
       ],
     }),
   ];

@@ -59,8 +59,14 @@ export async function fireWithRetry(options: FireOptions): Promise<FireOutcome> 
   }
 }
 
+function actorOf(batch: TFireBatch, index: number): string {
+  if (batch.actors) return batch.actors[index % batch.actors.length] ?? ACTORS.restart;
+  const toFail = batch.failEvery > 0 && index % batch.failEvery === batch.failEvery - 1;
+  return toFail ? ACTORS.fail : ACTORS.restart;
+}
+
 /**
- * The writer's load: `count` fires paced at `ratePerSec` with at most `concurrency` in flight.
+ * The writer's load (and a worker's local bursts, scenarios 8-10): `count` fires paced at `ratePerSec` with at most `concurrency` in flight.
  * Paced rather than all at once so that faults land while fires are still arriving.
  */
 export async function fireBatch(
@@ -78,11 +84,10 @@ export async function fireBatch(
       nextIndex += 1;
       const due = startedAt + (index * 1000) / batch.ratePerSec - performance.now();
       if (due > 0) await sleep(due);
-      const toFail = batch.failEvery > 0 && index % batch.failEvery === batch.failEvery - 1;
       const outcome = await fireWithRetry({
         host,
         history,
-        actor: toFail ? ACTORS.fail : ACTORS.restart,
+        actor: actorOf(batch, index),
         key: `${batch.prefix}-${index}`,
         input: batch.input,
         retryForMs: batch.retryForMs,

@@ -103,6 +103,21 @@ export class PostgresServer {
     return { downForMs: performance.now() - stoppedAt };
   }
 
+  /**
+   * `pg_terminate_backend` of every connection a worker opened (by its application_name): its
+   * pool and its LISTEN connection see the server close them mid-flight. Returns how many.
+   */
+  async terminateConnections(applicationName: string): Promise<number> {
+    const { rows } = await this.admin((client) =>
+      client.query<{ n: number }>(
+        `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n
+           FROM pg_stat_activity WHERE application_name = $1`,
+        [applicationName],
+      ),
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** Stops the cluster and deletes its data. */
   async destroy(): Promise<void> {
     await this.#stop().catch((error: unknown) => this.#log(`stop failed: ${String(error)}`));

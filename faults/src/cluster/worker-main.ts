@@ -5,7 +5,7 @@ import { recoveryExtension } from "@cyclium/core/recovery";
 import { emit, runCommandLoop } from "./command-loop";
 import { readNodeEnv } from "./env";
 import { PROBE_TOPIC } from "./fault-actors";
-import { fireWithRetry } from "./fire-operations";
+import { fireBatch, fireWithRetry } from "./fire-operations";
 import { startNode } from "./start-node";
 
 const env = readNodeEnv();
@@ -33,11 +33,14 @@ runCommandLoop(async (command) => {
     case "fire":
       // An operator's fire on this node: one try, so that racing nodes each make exactly one.
       return fireWithRetry({ host: node.host, history, ...command, retryForMs: 1 });
+    case "fire-batch":
+      // A burst fired here (scenarios 8-10): full mode, so every episode it creates waits in this
+      // node's queue behind the actor's one or two slots.
+      return fireBatch(node.host, history, command);
     case "stop":
       await started.stop();
       setImmediate(() => process.exit(0));
       return null;
-    case "fire-batch":
     case "publish-batch":
     case "probe":
       throw new Error(`${command.cmd} is the writer's`);

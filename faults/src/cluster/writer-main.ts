@@ -24,7 +24,12 @@ async function publishBatch(batch: TPublishBatch, target: StartedNode): Promise<
       const key = `${batch.prefix}-${index}`;
       history.write({ op: "publish", type: "invoke", key });
       try {
-        const event = await target.node.bus.publish(batch.topic, { key, steps: 2, stepMs: 10 });
+        const event = await target.node.bus.publish(batch.topic, {
+          steps: 2,
+          stepMs: 10,
+          ...batch.input,
+          key,
+        });
         history.write({ op: "publish", type: "ok", key, eventId: event.id });
         published += 1;
       } catch (error) {

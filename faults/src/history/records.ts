@@ -85,11 +85,27 @@ export const ZHistoryRecord = z.discriminatedUnion("op", [
   // A node's life: `ready` carries how far its wall clock is from real time (scenario 7's skew).
   z.object({ ...base, op: z.literal("node"), event: z.string(), skewMs: z.number().optional() }),
   // The orchestrator's faults (Jepsen's "nemesis"): what it did to which process, and when.
+  // `queued`: episodes the target held in its queue at the fault (scenarios 8-10); `replacement`:
+  // the identity a killed worker came back under when it was not its own; `seed`: scenario 10's.
   z.object({
     ...base,
     op: z.literal("nemesis"),
-    event: z.enum(["kill", "pause", "resume", "partition", "heal", "pg-stop", "pg-start"]),
+    event: z.enum([
+      "kill",
+      "pause",
+      "resume",
+      "partition",
+      "heal",
+      "pg-stop",
+      "pg-start",
+      "terminate",
+      "burst",
+      "seed",
+    ]),
     target: z.string().optional(),
+    queued: z.number().int().optional(),
+    replacement: z.string().optional(),
+    seed: z.number().int().optional(),
   }),
 ]);
 

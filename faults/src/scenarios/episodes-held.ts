@@ -43,15 +43,18 @@ export async function stillHeldBy(
 
 /**
  * The longest silence among running episodes right now, on the database clock: time since the
- * newest journal entry or the start, as the recovery sweep measures staleness. 0 when none runs;
- * null while the database is unreachable.
+ * newest journal entry or the start, as the recovery sweep measures staleness, but never counted
+ * from before the server last started: the outage itself (and a WAL replay that takes seconds on
+ * a loaded machine) is the fault, not a recovery that was late. 0 when none runs; null while the
+ * database is unreachable.
  */
 export async function longestSilenceMs(url: string): Promise<number | null> {
   try {
     const rows = await query<{ ms: number | null }>(
       url,
-      `SELECT max(extract(epoch FROM now() - COALESCE(GREATEST(j.last_step_at, e.started_at),
-                                                       e.updated_at)) * 1000)::float8 AS ms
+      `SELECT max(extract(epoch FROM now() - GREATEST(
+                  COALESCE(GREATEST(j.last_step_at, e.started_at), e.updated_at),
+                  pg_postmaster_start_time())) * 1000)::float8 AS ms
          FROM cyclium_episodes e
          LEFT JOIN LATERAL (SELECT max(s.inserted_at) AS last_step_at
                               FROM cyclium_episode_steps s WHERE s.episode_id = e.id) j ON true

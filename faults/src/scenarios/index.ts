@@ -5,9 +5,12 @@ import { restartPostgres } from "./s4-restart-postgres";
 import { partitionWorker } from "./s5-partition-worker";
 import { dedupeRace } from "./s6-dedupe-race";
 import { clockSkew } from "./s7-clock-skew";
+import { killWithQueue } from "./s8-kill-with-queue";
+import { restartPostgresWithQueue } from "./s9-restart-postgres-with-queue";
+import { randomMix } from "./s10-random-mix";
 import type { Scenario } from "./scenario";
 
-/** Every scenario of issue 8, in the order `pnpm faults` runs them. */
+/** Every scenario of issues 8 and 18, in the order `pnpm faults` runs them. */
 export const SCENARIOS: readonly Scenario[] = [
   noFaults,
   killWorkers,
@@ -16,4 +19,7 @@ export const SCENARIOS: readonly Scenario[] = [
   partitionWorker,
   dedupeRace,
   clockSkew,
+  killWithQueue,
+  restartPostgresWithQueue,
+  randomMix,
 ];

@@ -1,15 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { waitForDrain, waitUntil } from "./drain";
+import { waitUntil } from "./drain";
 import { longestSilenceMs, runningByNode } from "./episodes-held";
 import { fireLoad } from "./fire-load";
-import type { Scenario, ScenarioRun } from "./scenario";
+import { waitForQuiescence } from "./quiescence";
+import { stallWindowMs, type Scenario, type ScenarioRun } from "./scenario";
 
 /**
  * After a restart the writer publishes a probe every second until every worker has received one
  * published after the restart: their LISTEN connections reconnected and listen again. Returns
  * how long that took.
  */
-async function awaitBusBack(run: ScenarioRun, round: number): Promise<number> {
+export async function awaitBusBack(run: ScenarioRun, round: string): Promise<number> {
   const started = performance.now();
   let sent = 0;
   const seen = (): boolean =>
@@ -80,11 +81,16 @@ export const restartPostgres: Scenario = {
       run.nemesis.write({ op: "nemesis", event: "pg-start" });
       downMs = Math.max(downMs, restart.downForMs);
       run.log(`postgres restarted (down ${Math.round(restart.downForMs)} ms)`);
-      busBackMs = Math.max(busBackMs, await awaitBusBack(run, round));
+      busBackMs = Math.max(busBackMs, await awaitBusBack(run, String(round)));
       await sleep(3_000);
     }
     const tally = await load;
-    const drain = await waitForDrain(run.databaseUrl, run.quick ? 180_000 : 600_000, run.log);
+    // Sample until the cluster is quiet (the run's own settle follows and decides what is stuck).
+    const settled = await waitForQuiescence(run.databaseUrl, {
+      stallMs: stallWindowMs(run.cluster.config),
+      maxMs: run.quick ? 120_000 : 600_000,
+      log: run.log,
+    });
     sampling = false;
     await sampler;
     return {
@@ -92,7 +98,7 @@ export const restartPostgres: Scenario = {
       longestDownMs: Math.round(downMs),
       busBackMs: Math.round(busBackMs),
       maxSilentRunningMs: Math.round(maxSilenceMs),
-      drainedInScenario: drain.drained,
+      drainedInScenario: settled.kind === "drained",
       ...tally,
     };
   },

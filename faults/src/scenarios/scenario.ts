@@ -14,6 +14,10 @@ export interface ScenarioRun {
   /** The nemesis log: every fault, with its target and real time. */
   nemesis: HistoryWriter;
   quick: boolean;
+  /** Scenario 10's random source: `--seed` or a fresh seed, printed at the start. */
+  seed: number;
+  /** Aborted when the scenario passed its time bound: loops must end, waits give up. */
+  signal: AbortSignal;
   log: (message: string) => void;
 }
 
@@ -40,3 +44,26 @@ export const DEFAULT_CLUSTER = {
   recoveryIntervalMs: 1_000,
   staleAfterMs: 4_000,
 } as const;
+
+/**
+ * How long core lets a node's heartbeat go silent before the queue it held counts as abandoned
+ * and another node adopts it (core's DEFAULT_NODE_SILENCE_MS: three missed 5 s beats). A worker
+ * replaced under a new identity leaves its queue behind for at least this long.
+ */
+export const NODE_SILENCE_MS = 15_000;
+
+/**
+ * How long nothing may move before the open work left counts as settled (and, without a live
+ * owner, stuck): twice what the slowest recovery path needs by design (a gone node's silence,
+ * then a lease, the staleness and a sweep), and never under 30 s, so that a sweep slowed by a
+ * loaded machine is not mistaken for a missing one. 46 s with the defaults.
+ */
+export function stallWindowMs(config: {
+  leaseSeconds: number;
+  staleAfterMs: number;
+  recoveryIntervalMs: number;
+}): number {
+  const recoveryMs =
+    NODE_SILENCE_MS + config.leaseSeconds * 1000 + config.staleAfterMs + config.recoveryIntervalMs;
+  return Math.max(30_000, 2 * recoveryMs);
+}
