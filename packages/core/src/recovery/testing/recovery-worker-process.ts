@@ -95,6 +95,8 @@ const actors = [
 
 const databaseUrl = env.DATABASE_URL ?? "";
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+// As apps/worker does: an idle connection dropped by a database restart is not a crash.
+pool.on("error", () => undefined);
 const node = await createCycliumNode({
   db: pool,
   databaseUrl,
