@@ -1,5 +1,11 @@
 export { acquireClaim, type AcquireClaimRow } from "./acquire-claim";
 export { checkFence } from "./check-fence";
+export {
+  DEFAULT_RECLAIM_INTERVAL_MS,
+  startClaimsExpiryTimer,
+  type ClaimsExpiryTimer,
+  type ClaimsExpiryTimerOptions,
+} from "./claims-expiry-timer";
 export { completeClaim } from "./complete-claim";
 export {
   createWorkClaims,
@@ -35,6 +41,14 @@ export {
 } from "./postgres-work-claims";
 export { reclaimExpiredClaims } from "./reclaim-expired-claims";
 export { renewClaim } from "./renew-claim";
+export {
+  CLAIMS_EXPIRY_CLAIM_KEY,
+  DEFAULT_RECLAIM_BATCH_SIZE,
+  DEFAULT_RECLAIM_MAX_BATCHES,
+  sweepExpiredClaims,
+  type SweepExpiredClaimsOptions,
+  type SweepExpiredClaimsResult,
+} from "./sweep-expired-claims";
 export {
   runWithAcquiredClaim,
   runWithClaim,
