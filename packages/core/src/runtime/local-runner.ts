@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ActorRegistry, AnyStrategy, Budget } from "../actors/index";
-import { findExpectation } from "../actors/index";
+import type { ActorRegistry } from "../actors/index";
 import type { Bus } from "../bus/index";
 import {
   runWithAcquiredClaim,
@@ -14,11 +13,11 @@ import type { Episode } from "../episodes/index";
 import { startEpisode } from "../episodes/start-episode";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
-import { EPISODE_EVENT_TOPICS, episodeEvent, publishEpisodeEvent } from "./episode-events";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
-import { RUNTIME_ERROR_CLASSES } from "./error-classes";
 import { LeaseReckoning } from "./lease-reckoning";
+import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
+import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
 import { retryTransient, type RetriedWrite, type WriteRetryOptions } from "./write-retry";
 
 export interface LocalRunnerOptions {
@@ -237,7 +236,7 @@ export class LocalRunner {
     telemetry.emit("cyclium.episode.started", { count: 1 }, meta);
     logger.debug({ ...meta, attempt: claimed.attempt }, "episode started");
 
-    const resolved = this.#resolve(episode);
+    const resolved = resolveEpisodeStrategy(episode, this.options.registry, nodeIdentity);
     const checkpoints = new EpisodeCheckpoints(episode, fence, db);
     const resumeFrom =
       "error" in resolved
@@ -284,116 +283,23 @@ export class LocalRunner {
         return { status: "left_running", reason: "fenced" };
       case "completed":
       case "failed": {
-        const result = await this.#finish(
-          episode,
-          outcome,
-          claimed,
-          lease,
-          runOptions.triggerRequestId,
+        const result = await writeEpisodeEnd(
+          {
+            writes: this.#writes,
+            bus: this.options.bus,
+            telemetry,
+            logger,
+            retry: this.#retry("end", episode, {
+              // Claims off: no lease to lapse, only the node's stop ends the resends.
+              mayRetry: () => claimed.fence === null || lease.held(),
+              signal: this.options.hardStop,
+            }),
+          },
+          { episode, outcome, claimed, triggerRequestId: runOptions.triggerRequestId },
         );
         if (result.status === "completed") await checkpoints.discard(logger);
         return result;
       }
     }
   }
-
-  /**
-   * The episode's end in one shared, fenced statement: its last step, final status, the claim
-   * `done`, its trigger request `completed` and its `episode.completed` / `episode.failed` event,
-   * which PostgreSQL sends on commit (a bus that cannot send it that way publishes after).
-   */
-  async #finish(
-    episode: Episode,
-    outcome: Extract<StepLoopOutcome, { kind: "completed" | "failed" }>,
-    claimed: ClaimedWork,
-    lease: LeaseReckoning,
-    triggerRequestId: string | undefined,
-  ): Promise<EpisodeRunResult> {
-    const { bus, telemetry, logger } = this.options;
-    const failed = outcome.kind === "failed";
-    const errorClass = failed ? outcome.errorClass : null;
-    const errorMessage = failed ? outcome.message : null;
-    const notify = bus?.inlineNotification?.(
-      EPISODE_EVENT_TOPICS[outcome.kind],
-      episodeEvent({ ...episode, status: outcome.kind, errorClass, errorMessage }),
-    );
-    // Found by the fault suite: a renew landing right after this statement found the claim done
-    // and reported it lost (renew_failed, lease_lost) for an episode that had just completed.
-    await claimed.stopHeartbeat();
-    const endWrite = {
-      episodeId: episode.id,
-      fence: claimed.fence,
-      status: outcome.kind,
-      ...(failed ? { errorClass, errorMessage } : { result: outcome.result ?? null }),
-      ...(outcome.finalStep === undefined
-        ? {}
-        : { finalStep: { ...outcome.finalStep, attempt: journalAttempt(episode, claimed) } }),
-      ...(triggerRequestId === undefined ? {} : { triggerRequestId }),
-      ...(notify === undefined ? {} : { notify }),
-    };
-    // The heartbeat is stopped, so the lease is reckoned here. A resend is harmless: the journal
-    // entry has a conflict target, and an end that had committed is recognised (alreadyEnded) by
-    // its claim `done` at this attempt and sends no second NOTIFY.
-    const end = await retryTransient(
-      () => this.#writes.end(endWrite),
-      this.#retry("end", episode, { mayRetry: () => lease.held(), signal: this.options.hardStop }),
-    );
-    if (end.kind === "fenced") return { status: "left_running", reason: "fenced" };
-    if (claimed.fence !== null) claimed.markReleased();
-    if (end.kind === "not_running") return { status: "not_pending" };
-    const final = end.episode;
-    if (notify === undefined) await publishEpisodeEvent(bus, final, logger);
-    const durationMs =
-      final.finishedAt && final.startedAt
-        ? final.finishedAt.getTime() - final.startedAt.getTime()
-        : 0;
-    const meta = {
-      episode_id: final.id,
-      actor_id: final.actorId,
-      expectation_id: final.expectationId,
-    };
-    if (outcome.kind === "completed") {
-      telemetry.emit("cyclium.episode.completed", { count: 1, duration_ms: durationMs }, meta);
-    } else {
-      const failed = { ...meta, error_class: outcome.errorClass };
-      telemetry.emit("cyclium.episode.failed", { count: 1, duration_ms: durationMs }, failed);
-      logger.info({ ...failed, error: outcome.message }, "episode failed");
-    }
-    return {
-      status: outcome.kind,
-      episode: final,
-      ...(triggerRequestId === undefined ? {} : { requestCompleted: true as const }),
-    };
-  }
-
-  #resolve(
-    episode: Episode,
-  ): { strategy: AnyStrategy; budget: Budget } | { error: string; message: string } {
-    const { registry, nodeIdentity } = this.options;
-    const actor = registry.get(episode.actorId);
-    const expectation = actor && findExpectation(actor, episode.expectationId);
-    if (actor === undefined || expectation === undefined) {
-      return {
-        error: RUNTIME_ERROR_CLASSES.unknownActor,
-        message: `Actor "${episode.actorId}" has no expectation "${episode.expectationId}" on node ${nodeIdentity}.`,
-      };
-    }
-    const strategy = registry.resolveStrategy(expectation);
-    if (!strategy.ok) {
-      const known = registry.strategies.names();
-      return {
-        error: RUNTIME_ERROR_CLASSES.unknownStrategy,
-        message: `Strategy "${strategy.name}" (actor ${actor.identifier}, expectation ${expectation.id}) is not registered on node ${nodeIdentity}; registered: ${known.length > 0 ? known.join(", ") : "none"}.`,
-      };
-    }
-    return { strategy: strategy.strategy, budget: expectation.budget };
-  }
-}
-
-/**
- * The journal's attempt column: the claim's attempt (a node that took the episode over journals
- * under a new one and never collides with the zombie's steps), or the episode's without claims.
- */
-function journalAttempt(episode: Episode, claimed: ClaimedWork): number {
-  return claimed.fence === null ? episode.attempt : claimed.attempt;
 }
