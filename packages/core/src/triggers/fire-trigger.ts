@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/index";
-import { CycliumError } from "../errors/index";
+import { CycliumError, isCycliumError } from "../errors/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import type { WorkflowRegistry } from "../workflows/index";
 import { fanOutFiring, type Execution, type WorkflowStarter } from "./fan-out-firing";
@@ -64,6 +64,16 @@ export async function fireTrigger(options: FireTriggerOptions): Promise<FireTrig
   const base = { tenant_id: tenantIdOf(env), trigger: row.name };
   if (!result.fired) return { ...base, fired: false, executions: [] };
   await markTriggerFired({ triggerId: row.id, at: row.db_now }, options.db);
-  if (result.primaryError !== null) throw result.primaryError;
+  if (result.primaryError !== null) {
+    // The trigger exists; what is missing is its workflow in this process. A 404 would say the
+    // trigger is unknown: it is a conflict of deployments, and the failed firing is on record.
+    if (isCycliumError(result.primaryError) && result.primaryError.code === "not_found") {
+      throw new CycliumError(
+        "conflict",
+        `Trigger "${row.name}" fired, but its workflow "${row.workflow}" could not start here: ${result.primaryError.message} The firing is recorded as failed.`,
+      );
+    }
+    throw result.primaryError;
+  }
   return { ...base, fired: true, executions: result.executions };
 }

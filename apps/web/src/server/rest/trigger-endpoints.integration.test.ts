@@ -4,6 +4,7 @@ import {
   TriggerScheduler,
   type WorkflowStarter,
 } from "@cyclium/core/triggers";
+import { CycliumError } from "@cyclium/core/errors";
 import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,6 +130,46 @@ describe("REST v1 triggers", () => {
     ]);
     expect(await auditRows(database.pool, "triggers.fire")).toContainEqual(
       expect.objectContaining({ principal: "token:ci", outcome: "ok", target: "nightly" }),
+    );
+  });
+
+  it("records the firing and its failed primary when the workflow cannot start (409, audited as error)", async () => {
+    const unregistered: TTriggerServices = {
+      ...services,
+      startWorkflow: ({ workflow }) =>
+        Promise.reject(new CycliumError("not_found", `Workflow "${workflow}" is not registered.`)),
+    };
+    const failing = createTriggerEndpoints({
+      getDb: () => database.pool,
+      getTriggerServices: () => unregistered,
+    });
+    const response = await call(failing.fire, "/default/triggers/nightly/fire", nightly, {
+      method: "POST",
+      token: operatorToken,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ context: { reason: "unregistered" } }),
+    });
+    expect(response.status).toBe(409);
+    expect(JSON.stringify(await json(response))).toContain("recorded as failed");
+    const { rows } = await database.pool.query<{
+      status: string;
+      source: string;
+      outcomes: { workflow: string; status: string; primary: boolean }[];
+    }>(
+      `SELECT status, source, outcomes FROM cyclium_trigger_firings
+        WHERE trigger_name = 'nightly' AND context->>'reason' = 'unregistered'`,
+    );
+    expect(rows).toEqual([
+      {
+        status: "failed",
+        source: "manual",
+        outcomes: [
+          expect.objectContaining({ workflow: "review", primary: true, status: "failed" }),
+        ],
+      },
+    ]);
+    expect(await auditRows(database.pool, "triggers.fire")).toContainEqual(
+      expect.objectContaining({ principal: "token:ci", outcome: "error", target: "nightly" }),
     );
   });
 

@@ -101,9 +101,11 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
           // Without the runtime an unknown (404) or paused (409) trigger is still answered as
           // such; only a fire that would start a workflow fails, with 503.
           const services = deps.getTriggerServices() ?? { startWorkflow: runtimeNotRunning };
-          return audited(auditContext(call), auditWhat("triggers.fire", call.params), (tx) =>
+          // The firing is recorded on the pool, outside the audit transaction: it and its
+          // per-workflow outcome stay whatever the primary's outcome (the audit row says it).
+          return audited(auditContext(call), auditWhat("triggers.fire", call.params), () =>
             fireTrigger({
-              db: tx,
+              db: call.db,
               ...services,
               tenantId: call.params.t,
               name: call.params.name,

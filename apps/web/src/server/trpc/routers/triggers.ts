@@ -67,10 +67,12 @@ export const triggersRouter = createTrpcRouter({
     ),
 
   fire: operatorProcedure.input(ZTriggerFireInput).mutation(({ ctx, input }) =>
-    audited(ctx, { action: "triggers.fire", target: input.name }, (tx) => {
+    // The firing is recorded on the pool, outside the audit transaction: it and its per-workflow
+    // outcome stay whatever the primary's outcome (the audit row says what happened).
+    audited(ctx, { action: "triggers.fire", target: input.name }, () => {
       const runtime = requireConsoleRuntime();
       return fireTrigger({
-        db: tx,
+        db: ctx.db,
         tenantId: tenantOf(ctx.node.env, input.env),
         name: input.name,
         context: input.context,
