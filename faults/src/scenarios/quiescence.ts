@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
+import { ACTORS } from "../cluster/fault-actors";
 
 /** Where the cluster's work stands: what is open, and counters that move while work progresses. */
 interface Progress {
@@ -21,12 +22,18 @@ async function readProgress(url: string): Promise<Progress | null> {
       attempts: number;
       steps: number;
     }>(
+      // The cron actor's episodes fire every minute whatever else happens: counting them as
+      // progress would restart a 46 s stall window each minute and hide stuck work.
       `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
               count(*) FILTER (WHERE status = 'running')::int AS running,
-              count(*) FILTER (WHERE status NOT IN ('pending', 'running'))::int AS finished,
-              COALESCE(sum(attempt), 0)::int AS attempts,
-              (SELECT count(*) FROM cyclium_episode_steps)::int AS steps
+              count(*) FILTER (WHERE status NOT IN ('pending', 'running')
+                                 AND actor_id <> $1)::int AS finished,
+              COALESCE(sum(attempt) FILTER (WHERE actor_id <> $1), 0)::int AS attempts,
+              (SELECT count(*) FROM cyclium_episode_steps s
+                 JOIN cyclium_episodes c ON c.id = s.episode_id
+                WHERE c.actor_id <> $1)::int AS steps
          FROM cyclium_episodes`,
+      [ACTORS.cron],
     );
     const row = rows[0];
     if (!row) return null;

@@ -39,7 +39,10 @@ async function apply(run: ScenarioRun, fault: PlannedFault, index: number): Prom
     }
     case "terminate": {
       run.nemesis.write({ op: "nemesis", event: "terminate", target: procOf(slot) });
-      await run.server.terminateConnections(`faults-${slot.identity}`).catch(() => 0);
+      const terminated = await run.server
+        .terminateConnections(`faults-${slot.identity}`)
+        .catch(() => 0);
+      run.log(`terminated ${terminated} connection(s) of ${procOf(slot)}`);
       return null;
     }
     case "pg-restart": {
