@@ -4,6 +4,7 @@ export * as actors from "./actors/index";
 export * as bus from "./bus/index";
 export * as claims from "./claims/index";
 export * as db from "./db/index";
+export * as deployment from "./deployment/index";
 export * as episodes from "./episodes/index";
 export * as errors from "./errors/index";
 export * as findings from "./findings/index";
@@ -18,3 +19,10 @@ export * as telemetry from "./telemetry/index";
 export * as triggerRequests from "./trigger-requests/index";
 export * as triggers from "./triggers/index";
 export * as workflows from "./workflows/index";
+// The front door (SPEC section 13), also at the top level: a team's main.ts needs nothing else.
+export {
+  defineDeployment,
+  loadDeployment,
+  type Deployment,
+  type DeploymentInput,
+} from "./deployment/index";
