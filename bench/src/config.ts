@@ -20,12 +20,27 @@ export interface BenchConfig {
   systems: SystemId[];
   /** `--render file.json`: print the markdown of an earlier run's JSON instead of measuring. */
   render?: string;
+  /** `--burst`: the burst scenario alone instead of the comparison (see burst/run-burst.ts). */
+  burst?: BurstConfig;
+}
+
+export interface BurstConfig {
+  /** `--burst-size`: events in the burst, default 100,000. */
+  size: number;
+  /** The actor's maxConcurrentEpisodes (2, as issue 18 fixes it). */
+  slots: number;
+  /** `--burst-via bus` (default: published as bus events) or `host` (fired in the worker). */
+  via: "bus" | "host";
+  /** `--burst-deadline`: seconds before the run is given up, default 60 + 20 ms per event. */
+  deadlineSeconds: number;
 }
 
 /**
  * Full run: 20,000 items, 1 and 2 worker processes, 3 repetitions, 500 latency samples.
  * `--quick` (CI smoke test): 500 items, 2 processes, 1 repetition, 50 samples; it asserts nothing
  * about speed, only that every item completed exactly once in every system (exit code 1 if not).
+ * `--burst [--burst-size N] [--burst-via bus|host] [--burst-deadline S]`: the burst scenario
+ * alone (never part of `--quick`).
  */
 export function parseConfig(argv: string[]): BenchConfig {
   const { values } = parseArgs({
@@ -39,6 +54,10 @@ export function parseConfig(argv: string[]): BenchConfig {
       samples: { type: "string" },
       systems: { type: "string" },
       render: { type: "string" },
+      burst: { type: "boolean", default: false },
+      "burst-size": { type: "string" },
+      "burst-via": { type: "string" },
+      "burst-deadline": { type: "string" },
     },
     strict: true,
   });
@@ -63,6 +82,27 @@ export function parseConfig(argv: string[]): BenchConfig {
     calibrationSeconds: quick ? 0.5 : 5,
     systems: systems.filter(isSystemId),
     ...(values.render === undefined ? {} : { render: values.render }),
+    ...(values.burst ? { burst: burstConfig(values) } : {}),
+  };
+}
+
+function burstConfig(values: {
+  "burst-size"?: string;
+  "burst-via"?: string;
+  "burst-deadline"?: string;
+}): BurstConfig {
+  const size = positive("burst-size", values["burst-size"], 100_000);
+  const via = values["burst-via"] ?? "bus";
+  if (via !== "bus" && via !== "host") throw new Error("--burst-via must be bus or host");
+  return {
+    size,
+    slots: 2,
+    via,
+    deadlineSeconds: positive(
+      "burst-deadline",
+      values["burst-deadline"],
+      60 + Math.ceil(size / 50),
+    ),
   };
 }
 

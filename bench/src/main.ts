@@ -1,4 +1,8 @@
 /**
+ * `pnpm bench --burst [--burst-size N]`: issue 18's memory bound instead (burst/run-burst.ts): a
+ * burst of 100,000 events at one actor with maxConcurrentEpisodes 2 on one worker process; its
+ * peak RSS, accept and drain times, and the exactly-once check. Never part of `--quick`.
+ *
  * `pnpm bench [--quick]`: our product, graphile-worker and pg-boss side by side on one
  * PostgreSQL (DATABASE_URL, else this checkout's embedded server), each system in fresh databases
  * of its own: drain, idle latency, the UPDATE ceiling, commits and WAL per item. Prints a markdown
@@ -9,7 +13,9 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { dataRoot, resolveDatabase } from "@cyclium/db";
-import { parseConfig, type BenchConfig } from "./config";
+import { burstMarkdown } from "./burst/burst-markdown";
+import { runBurst } from "./burst/run-burst";
+import { parseConfig, type BenchConfig, type BurstConfig } from "./config";
 import { readBenchEnv } from "./env";
 import { PostgresCpu } from "./pg/postgres-cpu";
 import { Server } from "./pg/server";
@@ -87,6 +93,45 @@ async function measure(context: BenchContext, systems: readonly BenchSystem[]) {
   return runs;
 }
 
+/** `--burst`: the burst scenario alone; its table and JSON go to bench/results/burst-*. */
+async function burst(
+  context: BenchContext,
+  config: BurstConfig,
+  startedAt: string,
+  loadBefore: number[],
+  embedded: boolean,
+): Promise<void> {
+  const result = await runBurst({
+    server: context.server,
+    database: `${context.prefix}_burst`,
+    config,
+    log,
+  });
+  const command = `pnpm bench ${process.argv.slice(2).join(" ")}`.trim();
+  const markdown = burstMarkdown(result, { command, node: process.version });
+  const info = {
+    command,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadBefore,
+    loadAfter: os.loadavg(),
+    database: embedded ? "embedded" : "DATABASE_URL",
+    postgres: await context.server.settings(),
+  };
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const base = `burst-${config.size}-${startedAt.replaceAll(":", "-").slice(0, 19)}`;
+  await writeFile(new URL(`${base}.json`, RESULTS_DIR), JSON.stringify({ info, result }, null, 2));
+  await writeFile(new URL(`${base}.md`, RESULTS_DIR), `${markdown}\n`);
+  console.log(markdown);
+  log(`results in bench/results/${base}.{md,json}`);
+  if (result.problems.length > 0) {
+    log(`${result.problems.length} exactly-once problem(s); see the report`);
+    process.exitCode = 1;
+  }
+}
+
 async function main(): Promise<void> {
   const config: BenchConfig = parseConfig(process.argv.slice(2));
   if (config.render !== undefined) {
@@ -114,6 +159,10 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   try {
     await dropLeftovers(server);
+    if (config.burst !== undefined) {
+      await burst(context, config.burst, startedAt, loadBefore, database.embedded !== undefined);
+      return;
+    }
     for (const system of systems) {
       const template = templateName(context, system);
       await system.install(await server.createDatabase(template));

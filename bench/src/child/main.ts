@@ -84,6 +84,13 @@ async function main(): Promise<void> {
   const role = JSON.parse(process.argv[2] ?? "null") as WorkerRole;
   if (role.kind === "consume") {
     await consume(role);
+  } else if (role.kind === "burst") {
+    // A parent gone (crash, deadline, Ctrl-C) leaves no burst worker behind.
+    const orphaned = (): never => process.exit(1);
+    process.on("disconnect", orphaned);
+    const { runBurstWorker } = await import("../burst/burst-worker");
+    await runBurstWorker(role, { send, next, queryCount });
+    process.off("disconnect", orphaned);
   } else {
     await runCalibration(role, {
       ready: () => send({ type: "ready" }),

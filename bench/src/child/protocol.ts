@@ -16,9 +16,58 @@ export type WorkerRole =
       reportEach: boolean;
       label: string;
     }
-  | { kind: "calibrate"; url: string; clients: number; firstRow: number; seconds: number };
+  | { kind: "calibrate"; url: string; clients: number; firstRow: number; seconds: number }
+  | BurstRole;
+
+/** `pnpm bench --burst`: one full-mode node hosting one actor, fed a burst of events. */
+export interface BurstRole {
+  kind: "burst";
+  url: string;
+  label: string;
+  /** Events of the burst (item numbers 0 .. size - 1). */
+  size: number;
+  /** The actor's maxConcurrentEpisodes. */
+  slots: number;
+  /** `bus`: the parent publishes; `host`: this process fires through its ActorHost on `go`. */
+  via: "bus" | "host";
+}
 
 export type ParentMessage = { type: "go" } | { type: "stop" };
+
+/** What a burst worker reports every 250 ms (and once more when stopped). */
+export interface BurstProgress {
+  /** process.memoryUsage(), bytes. */
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** Burst events the node's bus delivered to this process. */
+  received: number;
+  /** Fires this process made itself (`via: host`), resolved. */
+  fired: number;
+  /** Strategy inits (episodes started) and steps, over all items. */
+  started: number;
+  stepped: number;
+  /** `cyclium.episode.completed` / `failed` telemetry events. */
+  completed: number;
+  failed: number;
+  /** The actor's queue: in memory and in the table (host.queuedCount), and running. */
+  queued: number;
+  running: number;
+}
+
+/** Per-item counters of a burst worker, summed: each item's strategy must run exactly once. */
+export interface BurstTally {
+  /** Items whose init ran once, more than once, never. */
+  once: number;
+  more: number;
+  never: number;
+  /** Items whose single step ran more than once. */
+  steppedMore: number;
+  /** The first few items run more than once or never, for the report. */
+  examples: { item: number; runs: number }[];
+}
 
 export interface WorkerUsage {
   /** Queries sent by every pg client of the process (round trips, pipelining aside). */
@@ -34,6 +83,10 @@ export type ChildMessage =
   | { type: "started"; item: number; at: number }
   | { type: "stopped"; executed: number[]; usage: WorkerUsage }
   | { type: "calibrated"; updates: number; seconds: number; usage: WorkerUsage }
+  | { type: "burstReady"; pid: number; progress: BurstProgress }
+  | { type: "burstProgress"; progress: BurstProgress }
+  | { type: "burstFired"; ms: number }
+  | { type: "burstStopped"; progress: BurstProgress; tally: BurstTally; usage: WorkerUsage }
   | { type: "failed"; message: string };
 
 export function isChildMessage(value: unknown): value is ChildMessage {

@@ -16,6 +16,7 @@ export class WorkerProcess {
   readonly #child: ChildProcess;
   readonly #waiters = new Map<string, (message: ChildMessage) => void>();
   readonly #startedListeners = new Set<(item: number, at: number) => void>();
+  readonly #messageListeners = new Set<(message: ChildMessage) => void>();
   #failure: Error | undefined;
   #onFailure: ((error: Error) => void)[] = [];
   readonly exited: Promise<number | null>;
@@ -38,6 +39,15 @@ export class WorkerProcess {
 
   onStarted(listener: (item: number, at: number) => void): void {
     this.#startedListeners.add(listener);
+  }
+
+  /** Every message the process sends (the burst's periodic progress). */
+  onMessage(listener: (message: ChildMessage) => void): void {
+    this.#messageListeners.add(listener);
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
   }
 
   send(message: ParentMessage): void {
@@ -68,6 +78,7 @@ export class WorkerProcess {
 
   #receive(message: ChildMessage): void {
     if (message.type === "progress") this.executed = message.executed;
+    for (const listener of this.#messageListeners) listener(message);
     if (message.type === "started") {
       for (const listener of this.#startedListeners) listener(message.item, message.at);
     }
