@@ -64,4 +64,21 @@ describe("LocalRunner across a PostgreSQL restart", () => {
       expect(outcome.turns_used).toBe(outcome.steps);
     }
   }, 40_000);
+
+  it("gives a running episode up once its lease lapses by its own reckoning while the server stays down", async () => {
+    // Lease 2 s: the heartbeat aborts the work at 1.8 s without a renew, and the step journal
+    // stops resending then. The server stays down until every run has settled.
+    const rig = createWriteRetryRig({ worker, harness, leaseSeconds: 2 });
+    const episodes = await rig.createEpisodes(3, { steps: 200, stepMs: 50 });
+    const runs = Promise.all(episodes.map((episode) => rig.runner.run(episode)));
+    await sleep(300);
+    await server.stopImmediate();
+    try {
+      const results = await within(10_000, "the runs with the server down", runs);
+      expect(results.map((result) => result.status)).toEqual(episodes.map(() => "left_running"));
+      expect(rig.retries.length).toBeGreaterThan(0);
+    } finally {
+      await server.start();
+    }
+  }, 30_000);
 });
