@@ -20,7 +20,9 @@ export const ZWebEnv = z.object({
   CYCLIUM_NODE_IDENTITY: optionalText,
   CYCLIUM_STACK_SLUG: optionalText,
   // The console's own Cyclium node (trigger_only, started by instrumentation.ts).
-  CYCLIUM_WORK_CLAIMS: z.enum(["postgres", "none"]).default("postgres"),
+  // `postgres`, `memory` (one process only), `off`/`none`, or a claim adapter module's path or
+  // package name (docs/work-claims.md): the same meaning as the worker's.
+  CYCLIUM_WORK_CLAIMS: z.string().trim().min(1).max(1024).default("postgres"),
   CYCLIUM_WORK_CLAIMS_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
   CYCLIUM_STALE_AFTER_MS: z.coerce.number().int().min(1).default(120_000),
   /** `false` serves the console without a node (read-only pages; fires and sweeps refused). */

@@ -1,4 +1,4 @@
-import type { WorkClaimsMode } from "@cyclium/core/claims";
+import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/claims";
 import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
 import { createRecovery } from "@cyclium/core/recovery";
 import type { Logger, Telemetry } from "@cyclium/core/telemetry";
@@ -14,7 +14,8 @@ export interface TConsoleNodeOptions {
   nodeIdentity: string;
   env: string | null;
   stack: string | null;
-  workClaims: WorkClaimsMode;
+  /** From loadWorkClaims (CYCLIUM_WORK_CLAIMS), or a built-in mode's name. */
+  workClaims: WorkClaims | WorkClaimsMode;
   leaseSeconds: number;
   reviewCron: string;
   /** Schedule of the demo advisor; its default (every 5 minutes) when omitted. */

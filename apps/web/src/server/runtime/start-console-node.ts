@@ -1,3 +1,5 @@
+import { loadWorkClaims } from "@cyclium/core/claims";
+import { isCycliumError } from "@cyclium/core/errors";
 import type { CycliumNode } from "@cyclium/core/node";
 import { pino } from "pino";
 import { getWebEnv } from "../../env";
@@ -30,13 +32,19 @@ async function startWithRetry(): Promise<void> {
   }
   for (;;) {
     try {
+      const workClaims = await loadWorkClaims({
+        setting: env.CYCLIUM_WORK_CLAIMS,
+        db: getPool(),
+        telemetry: getWebTelemetry(),
+        logger,
+      });
       const { node, runtime } = await createConsoleNode({
         db: getPool(),
         databaseUrl: env.DATABASE_URL,
         nodeIdentity: info.identity,
         env: info.env,
         stack: info.stack,
-        workClaims: env.CYCLIUM_WORK_CLAIMS,
+        workClaims,
         leaseSeconds: env.CYCLIUM_WORK_CLAIMS_LEASE_SECONDS,
         reviewCron: env.CYCLIUM_DEMO_REVIEW_CRON,
         advisorCron: env.CYCLIUM_DEMO_ADVISOR_CRON,
@@ -48,6 +56,11 @@ async function startWithRetry(): Promise<void> {
       logger.info({ actors: node.host.actorIds() }, "console node started (trigger_only)");
       return;
     } catch (error) {
+      if (isCycliumError(error, "invalid_config")) {
+        // Retrying cannot fix a wrong adapter: say so once and serve the pages without a node.
+        logger.error({ err: error }, "console node not started: invalid configuration");
+        return;
+      }
       logger.error(
         { err: error },
         `console node did not start; retrying in ${RETRY_START_MS / 1000} s`,
