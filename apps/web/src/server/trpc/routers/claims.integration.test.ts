@@ -1,0 +1,74 @@
+import { PostgresWorkClaims, sweepExpiredClaims } from "@cyclium/core/claims";
+import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TTrpcContext } from "../init";
+import { createCaller } from "../root-router";
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+function context(): TTrpcContext {
+  return {
+    db: database.pool,
+    node: { identity: "web-test", mode: "trigger_only", env: null, stack: null },
+    principal: {
+      kind: "user",
+      id: "00000000-0000-4000-8000-000000000001",
+      name: "viewer@test",
+      role: "viewer",
+    },
+    request: { ip: "127.0.0.1", userAgent: "vitest", origin: "same" },
+  };
+}
+
+describe("claims.list", () => {
+  it("shows a lapsed claim as expired once a node's sweep reclaimed it, and filters on it", async () => {
+    const claims = new PostgresWorkClaims({ db: database.pool });
+    await claims.acquire({ dedupeKey: "episode:lapsed", owner: "worker-gone", leaseSeconds: 0.2 });
+    await claims.acquire({ dedupeKey: "episode:live", owner: "worker-a", leaseSeconds: 60 });
+    await sleep(400);
+    const caller = createCaller(context());
+    const lapsed = await caller.claims.list({ lapsedOnly: true });
+    expect(lapsed.items.map((item) => [item.dedupeKey, item.state])).toEqual([
+      ["episode:lapsed", "claimed"],
+    ]);
+
+    // Two nodes sweep at once: one at a time under the sweep claim, and the row expires once.
+    const results = await Promise.all(
+      ["worker-a", "worker-b"].map((owner) =>
+        sweepExpiredClaims({
+          claims,
+          owner,
+          leaseSeconds: 10,
+          logger: silentLogger,
+          telemetry: new Telemetry(),
+        }),
+      ),
+    );
+    const expiredKeys = results.flatMap((r) => (r.kind === "swept" ? r.expiredKeys : []));
+    expect(expiredKeys).toEqual(["episode:lapsed"]);
+
+    const expired = await caller.claims.list({ state: "expired" });
+    expect(expired.items).toHaveLength(1);
+    expect(expired.items[0]).toMatchObject({
+      dedupeKey: "episode:lapsed",
+      state: "expired",
+      ownerNode: "worker-gone",
+      attempt: 1,
+    });
+    expect((await caller.claims.list({ lapsedOnly: true })).items).toEqual([]);
+    const all = await caller.claims.list({});
+    expect(all.items.find((item) => item.dedupeKey === "episode:live")?.state).toBe("claimed");
+    // Expired claims are not held: the summary counts only the live one.
+    expect(await caller.claims.summary({})).toEqual({ claimed: 1, lapsed: 0, stolen: 0 });
+  });
+});
