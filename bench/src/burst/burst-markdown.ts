@@ -29,6 +29,7 @@ export function burstMarkdown(result: BurstResult, info: { command: string; node
       ? [`| events delivered to the worker | ${s(result.deliveredSeconds)} |`]
       : []),
     `| burst accepted (every episode row inserted) | ${s(result.acceptedSeconds)} |`,
+    `| episodes completed | ${(result.final?.completed ?? 0).toLocaleString("en-US")} of ${config.size.toLocaleString("en-US")} |`,
     `| **drained (every episode completed)** | **${s(result.drainSeconds)}** |`,
     `| **episodes/s, whole burst** | **${rate(result.episodesPerSecond)}** |`,
     `| episodes/s after the accept | ${rate(result.episodesPerSecondAfterAccept)} |`,

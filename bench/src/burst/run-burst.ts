@@ -187,11 +187,11 @@ export async function runBurst(context: BurstContext): Promise<BurstResult> {
     });
     failure.catch(() => undefined);
     let nextLog = 0;
+    let completedAtLastLog = -1;
     for (;;) {
       if (Date.now() > deadline) {
-        throw new Error(
-          `burst deadline of ${config.deadlineSeconds} s passed with ${latest.completed} of ${config.size} completed`,
-        );
+        // Reported with the figures so far rather than thrown away.
+        return await timedOut(result, client, pid, latest, worker, log);
       }
       if (result.acceptedSeconds === null) {
         const { rows } = await client.query<{ n: number }>(
@@ -210,8 +210,12 @@ export async function runBurst(context: BurstContext): Promise<BurstResult> {
         nextLog += 10;
         log(
           `t=${elapsed().toFixed(0)} s: received ${latest.received}, queued ${latest.queued}, ` +
-            `completed ${latest.completed}, RSS ${mb(latest.rss)} MB, heap ${mb(latest.heapUsed)} MB`,
+            `running ${latest.running}, completed ${latest.completed}, ` +
+            `RSS ${mb(latest.rss)} MB, heap ${mb(latest.heapUsed)} MB`,
         );
+        // No progress for 10 s: what the worker's connections are doing.
+        if (latest.completed === completedAtLastLog) log(`stalled: ${await activity(client)}`);
+        completedAtLastLog = latest.completed;
       }
       await Promise.race([sleep(POLL_MS), failure]);
     }
@@ -246,6 +250,44 @@ export async function runBurst(context: BurstContext): Promise<BurstResult> {
     worker.kill();
     await client.end().catch(() => undefined);
   }
+}
+
+/** The deadline passed mid-drain: the figures so far, the worker killed, the rows' states. */
+async function timedOut(
+  result: BurstResult,
+  client: pg.Client,
+  pid: number,
+  latest: BurstProgress,
+  worker: WorkerProcess,
+  log: (message: string) => void,
+): Promise<BurstResult> {
+  const end = await readProcMemory(pid);
+  result.peakRss = end?.hwm ?? Math.max(result.maxSampledRss, latest.rss);
+  result.final = latest;
+  // A graceful stop would hand ~the whole queue over first; the run is over anyway.
+  worker.kill();
+  await worker.exited;
+  const { rows } = await client.query<{ status: string; n: number }>(
+    "SELECT status, count(*)::int AS n FROM cyclium_episodes GROUP BY status",
+  );
+  result.database = Object.fromEntries(rows.map((row) => [row.status, row.n]));
+  result.problems = [
+    `deadline of ${result.config.deadlineSeconds} s passed with ${latest.completed} of ${result.config.size} completed (episode states ${JSON.stringify(result.database)})`,
+  ];
+  log(result.problems[0] ?? "");
+  return result;
+}
+
+/** The burst database's backends, by state, wait event and query (a stall's diagnosis). */
+async function activity(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ state: string; wait: string; query: string; n: number }>(
+    `SELECT coalesce(state, '') AS state, coalesce(wait_event_type || ':' || wait_event, '') AS wait,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query, count(*)::int AS n
+       FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+      GROUP BY 1, 2, 3 ORDER BY n DESC`,
+  );
+  return rows.map((r) => `${r.n}× ${r.state} ${r.wait} ${r.query}`).join(" | ");
 }
 
 /**
