@@ -4,6 +4,10 @@
 export async function register(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- Next inlines NEXT_RUNTIME at build time; the literal check lets the edge bundle drop the Node-only import below.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First, before any request: the socket address is the only client address a client cannot
+  // forge (server/auth/client-address.ts).
+  const { installPeerAddressHeader } = await import("./server/auth/peer-address");
+  installPeerAddressHeader();
   const { assertWebEnvOrExit } = await import("./server/startup-env-check");
   const env = assertWebEnvOrExit();
   // `next build` also loads instrumentation while it prerenders; a node must not start there.

@@ -1,3 +1,6 @@
+import { getWebEnv } from "../../env";
+import { clientAddress, NO_TRUSTED_PROXIES, type TTrustedProxies } from "./client-address";
+
 /**
  * Facts about the HTTP request that authorization needs, computed once per request from its
  * headers: the client address (audit log, sign-in rate limit) and whether a state-changing call
@@ -33,21 +36,22 @@ export function classifyOrigin(headers: Headers): TRequestInfo["origin"] {
   }
 }
 
-/**
- * The first X-Forwarded-For hop. `next start` sets the header to the socket address when absent,
- * but keeps a value the client sent; behind a proxy that overwrites it (the deployment we
- * document) this is the real client. Sign-in throttling therefore also keys on the email alone.
- */
-export function clientIp(headers: Headers): string | null {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded === undefined || forwarded === ""
-    ? (headers.get("x-real-ip") ?? null)
-    : forwarded;
+/** The configured proxies; none when the environment cannot be read (unit tests). */
+function trustedProxiesFromEnv(): TTrustedProxies {
+  try {
+    return getWebEnv().CYCLIUM_TRUSTED_PROXIES;
+  } catch {
+    // instrumentation.ts validates the environment at start, so a server never gets here.
+    return NO_TRUSTED_PROXIES;
+  }
 }
 
-export function readRequestInfo(headers: Headers): TRequestInfo {
+export function readRequestInfo(
+  headers: Headers,
+  trustedProxies: TTrustedProxies = trustedProxiesFromEnv(),
+): TRequestInfo {
   return {
-    ip: clientIp(headers),
+    ip: clientAddress(headers, trustedProxies),
     userAgent: headers.get("user-agent"),
     origin: classifyOrigin(headers),
   };
