@@ -26,22 +26,25 @@ export async function takeQueuedEpisodes(
   db: Queryable,
 ): Promise<Episode[]> {
   if (options.limit <= 0) return [];
+  // Ordered in SQL: inserted_at has microseconds, a JS Date only milliseconds, and a burst puts
+  // several rows in one millisecond (sorting in JS swapped neighbours in the FIFO test).
   const { rows } = await db.query<EpisodeRow>(
-    `UPDATE cyclium_episodes e
-        SET queued_at = now()
-      WHERE e.id IN (SELECT q.id FROM cyclium_episodes q
-                      WHERE q.queued_by = $1 AND q.actor_id = $2 AND q.status = 'pending'
-                        AND q.archived_at IS NULL AND NOT (q.id = ANY($3::uuid[]))
-                      ORDER BY q.inserted_at, q.id
-                      LIMIT $4
-                      FOR UPDATE SKIP LOCKED)
-        AND e.queued_by = $1 AND e.status = 'pending'
-     RETURNING ${episodeColumns("e")}`,
+    `WITH taken AS (
+       UPDATE cyclium_episodes e
+          SET queued_at = now()
+        WHERE e.id IN (SELECT q.id FROM cyclium_episodes q
+                        WHERE q.queued_by = $1 AND q.actor_id = $2 AND q.status = 'pending'
+                          AND q.archived_at IS NULL AND NOT (q.id = ANY($3::uuid[]))
+                        ORDER BY q.inserted_at, q.id
+                        LIMIT $4
+                        FOR UPDATE SKIP LOCKED)
+          AND e.queued_by = $1 AND e.status = 'pending'
+       RETURNING ${episodeColumns("e")}
+     )
+     SELECT * FROM taken ORDER BY inserted_at, id`,
     [options.node, options.actorId, options.exclude, options.limit],
   );
-  return rows
-    .map(toEpisode)
-    .sort((a, b) => a.insertedAt.getTime() - b.insertedAt.getTime() || (a.id < b.id ? -1 : 1));
+  return rows.map(toEpisode);
 }
 
 /** Pending rows owned by `node`, per actor: what its queue holds in memory and in the table. */

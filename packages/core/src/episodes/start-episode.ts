@@ -35,7 +35,7 @@ WITH ${fence},
 started AS (
   UPDATE cyclium_episodes
      SET status = 'running', started_at = now(), finished_at = NULL,
-         executed_by = $2, updated_at = now()
+         executed_by = $2, queued_by = NULL, queued_at = NULL, updated_at = now()
    WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
      AND EXISTS (SELECT 1 FROM fence)
   RETURNING ${episodeColumns()}

@@ -32,6 +32,8 @@ export type StartEpisodesOutcome =
  * one commit, as `acquire` followed by `startEpisode` would do for each (SPEC section 4): the
  * claim is inserted, or taken over when `done`/`failed`/`expired` (attempt + 1); an episode
  * starts only if its claim was taken in this statement and it is still pending and unarchived.
+ * Starting ends the queue's ownership (`queued_by`): from here the claim owns the episode, and a
+ * later retry to `pending` is owned by its trigger request alone.
  *
  * A claim still `claimed` by anyone is left alone, lapsed or not: telling a steal from a fresh
  * take-over takes the one-episode acquire, which the caller falls back to (`contended`). Such
@@ -76,7 +78,7 @@ claimed AS (
 started AS (
   UPDATE cyclium_episodes e
      SET status = 'running', started_at = now(), finished_at = NULL,
-         executed_by = $1, updated_at = now()
+         executed_by = $1, queued_by = NULL, queued_at = NULL, updated_at = now()
     FROM startable s JOIN claimed c ON c.dedupe_key = s.claim_key
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
      AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
