@@ -20,7 +20,7 @@ const SQL = `
 WITH cancelled AS (
   UPDATE cyclium_episodes
      SET status = 'cancelled', error_class = $2, error_message = $3,
-         finished_at = now(), updated_at = now()
+         finished_at = now(), queued_by = NULL, queued_at = NULL, updated_at = now()
    WHERE id = $1 AND status IN ('pending', 'running')
   RETURNING ${episodeColumns()}
 ), claim AS (

@@ -60,7 +60,7 @@ export async function retryEpisode(options: {
     `UPDATE cyclium_episodes
         SET status = 'pending', phase = NULL, attempt = attempt + 1, error_class = NULL,
             error_message = NULL, result = NULL, started_at = NULL, finished_at = NULL,
-            executed_by = NULL, updated_at = now(),
+            executed_by = NULL, queued_by = NULL, queued_at = NULL, updated_at = now(),
             recovery_history = recovery_history || jsonb_build_array(jsonb_build_object(
               'at', now(), 'node', $2::text, 'policy', 'operator', 'outcome', 'retried',
               'attempt', attempt + 1))
@@ -112,7 +112,7 @@ export async function cancelEpisode(options: {
   await db.query(
     `UPDATE cyclium_episodes
         SET status = 'cancelled', error_class = 'cancelled', error_message = $2,
-            finished_at = now(), updated_at = now()
+            finished_at = now(), queued_by = NULL, queued_at = NULL, updated_at = now()
       WHERE id = $1`,
     [id, `Cancelled by ${options.by}.`],
   );
