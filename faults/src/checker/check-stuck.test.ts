@@ -84,22 +84,33 @@ describe("checkStuck", () => {
   it("passes a drained run and fails one with a stuck episode, naming the reason", () => {
     expect(checkStuck(facts({ liveNodes: ["w1"] })).stuck).toBe(0);
     const result = checkStuck(
-      facts({ liveNodes: ["w1"], open: [open({}), open({ id: "e2", queued_by: "w1" })] }),
+      facts({ liveNodes: ["w1"], open: [open({}), open({ id: "e2", queued_by: "w3" })] }),
     );
-    expect(result.stuck).toBe(1);
-    expect(result.details.openButOwned).toBe(1);
+    expect(result.stuck).toBe(2);
     expect(result.violations[0]).toContain("1 pending, no open request, no queue owner");
+    expect(result.violations[0]).toContain("1 pending, queued by a gone node");
+  });
+
+  it("counts work a live owner let sit through the still window as stuck", () => {
+    // Seen in a quick run: requests claimed by a live worker whose dispatch failed while the
+    // database restarted stayed `claimed` for good.
+    const claimed = open({ open_request: "claimed", request_claimed_by: "w1" });
+    const stalled = checkStuck(facts({ liveNodes: ["w1"], open: [claimed] }));
+    expect(stalled.stuck).toBe(1);
+    expect(stalled.violations[0]).toContain("nominally a request claimed by w1");
+    const busy = facts({ liveNodes: ["w1"], open: [claimed] });
+    busy.meta.settled = "timed_out";
+    expect(checkStuck(busy).stuck).toBe(0);
   });
 
   it("reads a run recorded before the snapshot from its final dump", () => {
     const pending = { id: "e3", actor_id: "restarter", status: "pending" } as EpisodeRow;
     const requested = { id: "e4", actor_id: "restarter", status: "pending" } as EpisodeRow;
-    const result = checkStuck(
-      facts({
-        episodes: [pending, requested],
-        requests: [{ id: "1", episode_id: "e4", status: "pending", claimed_by: null }],
-      }),
-    );
-    expect(result.stuck).toBe(1);
+    const old = facts({
+      episodes: [pending, requested],
+      requests: [{ id: "1", episode_id: "e4", status: "pending", claimed_by: null }],
+    });
+    delete old.meta.settled;
+    expect(checkStuck(old).stuck).toBe(1);
   });
 });

@@ -5,7 +5,8 @@ export type StuckReason =
   | "pending, no open request, no queue owner"
   | "pending, queued by a gone node"
   | "pending, request claimed by a gone node"
-  | "running on a gone node";
+  | "running on a gone node"
+  | "owned by a live node that did nothing with it while the cluster stood still";
 
 export type Ownership = { kind: "owned"; by: string } | { kind: "stuck"; reason: StuckReason };
 
@@ -73,23 +74,37 @@ export interface StuckCheck {
 
 /**
  * "Nothing stuck" (issue 18): once the scenario ended and the cluster settled (every episode
- * final, or nothing moved for longer than recovery needs, several times over), no episode may be
- * pending or running without a live owner.
+ * final, or nothing moved for twice what recovery needs), no episode may be pending or running
+ * without a live owner, nor sit with a live owner through the whole still window.
  */
 export function checkStuck(facts: RunFacts): StuckCheck {
   const live = new Set(facts.meta.liveNodes ?? []);
+  // Settled by standing still: nothing finished, journaled or restarted for the whole window
+  // (twice what recovery needs). An owner that let its episode sit through that does not run it:
+  // a request claimed by a node whose dispatch failed stays `claimed` by a live node for good.
+  const stoodStill = facts.meta.settled === "stalled";
   const open = facts.meta.liveNodes === undefined ? openFromDump(facts) : facts.open;
   const reasons = new Map<StuckReason, number>();
   const examples: string[] = [];
   let owned = 0;
   for (const row of open) {
-    const ownership = ownershipOf(row, live);
+    const nominal = ownershipOf(row, live);
+    const ownership: Ownership =
+      nominal.kind === "owned" && stoodStill
+        ? {
+            kind: "stuck",
+            reason: "owned by a live node that did nothing with it while the cluster stood still",
+          }
+        : nominal;
     if (ownership.kind === "owned") {
       owned += 1;
       continue;
     }
     reasons.set(ownership.reason, (reasons.get(ownership.reason) ?? 0) + 1);
-    if (examples.length < 3) examples.push(`${row.actor_id} ${row.id} (${ownership.reason})`);
+    if (examples.length < 3) {
+      const owner = nominal.kind === "owned" ? `, nominally ${nominal.by}` : "";
+      examples.push(`${row.actor_id} ${row.id} (${ownership.reason}${owner})`);
+    }
   }
   const stuck = open.length - owned;
   const violations =

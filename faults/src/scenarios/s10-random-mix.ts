@@ -67,7 +67,7 @@ export const randomMix: Scenario = {
   name: "random-mix",
   async run(run) {
     const faults = planFaults(run.seed, {
-      count: run.quick ? 8 : 60,
+      count: run.quick ? 6 : 60,
       workers: run.cluster.workers.length,
       leaseMs: run.cluster.config.leaseSeconds * 1000,
     });
@@ -78,7 +78,7 @@ export const randomMix: Scenario = {
     let firing = true;
     const load = fireLoad(run, {
       prefix: "s10",
-      count: run.quick ? 200 : 1_500,
+      count: run.quick ? 150 : 1_500,
       ratePerSec: 10,
       input: { steps: 4, stepMs: 100 },
     }).finally(() => {

@@ -36,6 +36,17 @@ export interface Scenario {
  * scheduling delays; an episode silent for 4 s (longer than a lease, so that its claim has
  * lapsed) is presumed orphaned, and every worker sweeps every second.
  */
+/**
+ * The fault-free scenarios (1 and 7) assert that no lease expires early: no steal, no failed
+ * renewal, no abort. With the 3 s lease an owner loses its claim after 2.7 s without a renewal
+ * landing (renewals every second, each allowed a second), which a worker whose event loop and
+ * pool queue stall behind the unit tests on the same 2 cores can reach without any fault. 6 s
+ * (renewals every 2 s, 5.4 s to lapse) keeps the assertion about the product and not the machine;
+ * five minutes of clock skew (scenario 7) still dwarf it, and their episodes outlive a renewal
+ * interval so that renewals happen.
+ */
+export const QUIET_CLUSTER = { leaseSeconds: 6, staleAfterMs: 7_000 } as const;
+
 export const DEFAULT_CLUSTER = {
   workers: 4,
   leaseSeconds: 3,
