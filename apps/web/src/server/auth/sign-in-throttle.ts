@@ -1,14 +1,18 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { Queryable } from "@cyclium/core/db";
 
 /**
- * Failed sign-ins are counted three ways (rate-limiter-flexible's "login endpoint protection"):
- * per IP+email (5 per 15 min: a typo-prone human never hits it, a guesser is slowed to a crawl),
- * per email from any IP (20 per hour: distributed guessing against one account), and per IP
- * across emails (100 per hour: password spraying). A success clears the IP+email counter.
+ * Failed sign-ins, counted in PostgreSQL (`cyclium_sign_in_attempts`) so every console process
+ * shares one limit: the product has no Redis, and an in-memory count multiplied the budget by the
+ * number of replicas.
  *
- * In-memory: one console process is the deployment we ship. Several console replicas would each
- * count on their own, multiplying the budgets by the replica count; swap in RateLimiterPostgres
- * then.
+ * Keyed per (account, client address), with exponential backoff: the first `FREE_FAILURES` wrong
+ * passwords cost nothing (a typo-prone human), then each one blocks that pair for 30 s, 60 s, …
+ * up to 15 min. There is deliberately no per-account-only limit: that is what let twenty wrong
+ * passwords from made-up addresses lock any account, admin included, for an hour (issue 13). An
+ * attacker now slows down only their own address, and the owner at theirs signs in as usual.
+ * Distributed guessing is still paid per address (5 free guesses, then minutes each) on top of
+ * argon2; spraying one password over many accounts from one address is capped by
+ * `ADDRESS_FAILURES_PER_HOUR`. A success clears its pair; a pair quiet for a day starts over.
  */
 export interface TSignInThrottle {
   /** Seconds to wait, or 0 when an attempt may proceed. */
@@ -17,42 +21,63 @@ export interface TSignInThrottle {
   recordSuccess(ip: string | null, email: string): Promise<void>;
 }
 
-export function createSignInThrottle(): TSignInThrottle {
-  const byIpEmail = new RateLimiterMemory({ keyPrefix: "ip_email", points: 5, duration: 15 * 60 });
-  const byEmail = new RateLimiterMemory({ keyPrefix: "email", points: 20, duration: 60 * 60 });
-  const byIp = new RateLimiterMemory({ keyPrefix: "ip", points: 100, duration: 60 * 60 });
-  const keys = (ip: string | null, email: string) =>
-    [
-      [byIpEmail, `${ip ?? "-"}|${email}`],
-      [byEmail, email],
-      [byIp, ip ?? "-"],
-    ] as const;
+export const FREE_FAILURES = 5;
+const FIRST_DELAY_SECONDS = 30;
+const MAX_DELAY_SECONDS = 15 * 60;
+const ADDRESS_FAILURES_PER_HOUR = 100;
 
+/** An unknown address (no peer address: tests, scripts in-process) is one shared key. */
+const addressKey = (ip: string | null) => (ip === null || ip === "" ? "-" : ip.slice(0, 64));
+const accountKey = (email: string) => email.slice(0, 255);
+
+export function createSignInThrottle(db: Queryable): TSignInThrottle {
   return {
     async retryAfterSeconds(ip, email) {
-      let waitMs = 0;
-      for (const [limiter, key] of keys(ip, email)) {
-        const state = await limiter.get(key);
-        if (state !== null && state.consumedPoints >= limiter.points) {
-          waitMs = Math.max(waitMs, state.msBeforeNext);
-        }
-      }
-      return Math.ceil(waitMs / 1000);
+      const { rows } = await db.query<{ pair: number | null; address: number | null }>(
+        `SELECT
+           (SELECT ceil(extract(epoch FROM blocked_until - now()))::int
+              FROM cyclium_sign_in_attempts
+             WHERE account = $1 AND address = $2 AND blocked_until > now()) AS pair,
+           (SELECT CASE WHEN sum(failures) >= $3
+                   THEN ceil(extract(epoch FROM min(last_failure_at) + interval '1 hour' - now()))::int
+                   END
+              FROM cyclium_sign_in_attempts
+             WHERE address = $2 AND address <> '-'
+               AND last_failure_at > now() - interval '1 hour') AS address`,
+        [accountKey(email), addressKey(ip), ADDRESS_FAILURES_PER_HOUR],
+      );
+      const row = rows[0];
+      return Math.max(0, row?.pair ?? 0, row?.address ?? 0);
     },
+
     async recordFailure(ip, email) {
-      for (const [limiter, key] of keys(ip, email)) await limiter.penalty(key);
+      // One statement, so two processes counting the same pair at once never lose a failure.
+      // (A CTE feeding an UPDATE would not do: the outer statement cannot see the CTE's insert.)
+      const failures = `CASE WHEN a.last_failure_at < now() - interval '1 day' THEN 1
+                             ELSE a.failures + 1 END`;
+      await db.query(
+        `INSERT INTO cyclium_sign_in_attempts AS a (account, address, failures, last_failure_at)
+         VALUES ($1, $2, 1, now())
+         ON CONFLICT (account, address) DO UPDATE SET
+           failures = ${failures},
+           last_failure_at = now(),
+           blocked_until = CASE WHEN ${failures} >= $3 THEN
+             now() + make_interval(secs => least($5::double precision,
+               $4::double precision * power(2, ${failures} - $3)))
+           END`,
+        [accountKey(email), addressKey(ip), FREE_FAILURES, FIRST_DELAY_SECONDS, MAX_DELAY_SECONDS],
+      );
     },
+
     async recordSuccess(ip, email) {
-      await byIpEmail.delete(`${ip ?? "-"}|${email}`);
+      // Also sweeps this account's pairs that have been quiet for a day: the table stays small
+      // without a background job.
+      await db.query(
+        `DELETE FROM cyclium_sign_in_attempts
+          WHERE account = $1
+            AND (address = $2 OR last_failure_at < now() - interval '1 day')`,
+        [accountKey(email), addressKey(ip)],
+      );
     },
   };
-}
-
-const globalForThrottle = globalThis as typeof globalThis & {
-  cycliumSignInThrottle?: TSignInThrottle;
-};
-
-export function getSignInThrottle(): TSignInThrottle {
-  globalForThrottle.cycliumSignInThrottle ??= createSignInThrottle();
-  return globalForThrottle.cycliumSignInThrottle;
 }

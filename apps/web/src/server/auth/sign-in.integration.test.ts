@@ -19,8 +19,9 @@ beforeAll(async () => {
   users = await seedTestUsers(database.pool);
 });
 
-beforeEach(() => {
-  throttle = createSignInThrottle();
+beforeEach(async () => {
+  throttle = createSignInThrottle(database.pool);
+  await database.pool.query(`DELETE FROM cyclium_sign_in_attempts`);
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { recordRefusal } from "../audit/audited";
 import { verifyAgainstDummy, verifyPassword } from "./password";
 import { ZRole, type TPrincipal } from "./principal";
 import { generateSecretToken, hashSecretToken } from "./secret-token";
-import { getSignInThrottle, type TSignInThrottle } from "./sign-in-throttle";
+import { createSignInThrottle, type TSignInThrottle } from "./sign-in-throttle";
 import { SESSION_ABSOLUTE_TIMEOUT_MS } from "./session-policy";
 
 export const ZSignInInput = z.object({
@@ -42,7 +42,7 @@ export async function signIn(options: {
   throttle?: TSignInThrottle;
 }): Promise<TSignInResult> {
   const { db, input, ip } = options;
-  const throttle = options.throttle ?? getSignInThrottle();
+  const throttle = options.throttle ?? createSignInThrottle(db);
   const refuse = (reason: "rate_limited" | "unauthenticated", detail: Record<string, unknown>) =>
     recordRefusal(db, {
       principal: null,

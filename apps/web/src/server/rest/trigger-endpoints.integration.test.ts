@@ -55,7 +55,7 @@ beforeAll(async () => {
     input: { email: "operator@test.local", password: TEST_PASSWORD },
     ip: null,
     userAgent: null,
-    throttle: createSignInThrottle(),
+    throttle: createSignInThrottle(db),
   });
   if (!session.ok) throw new Error("sign-in failed");
   operatorSession = session.token;

@@ -1,0 +1,104 @@
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { seedTestUsers, TEST_PASSWORD } from "./testing/auth-test-kit";
+import { signIn } from "./sign-in";
+import { createSignInThrottle, FREE_FAILURES } from "./sign-in-throttle";
+
+let database: TestDatabase;
+/** A second pool on the same database: what a second console process holds. */
+let otherProcessPool: pg.Pool;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedTestUsers(database.pool);
+  otherProcessPool = new pg.Pool({ connectionString: database.url, max: 2 });
+  otherProcessPool.on("error", () => undefined);
+});
+
+afterAll(async () => {
+  await otherProcessPool.end();
+  await database.drop();
+});
+
+beforeEach(async () => {
+  await database.pool.query(`DELETE FROM cyclium_sign_in_attempts`);
+});
+
+const OWNER = "admin@test.local";
+
+const attempt = (ip: string, password: string, pool: pg.Pool = database.pool) =>
+  signIn({
+    db: database.pool,
+    input: { email: OWNER, password },
+    ip,
+    userAgent: "vitest",
+    throttle: createSignInThrottle(pool),
+  });
+
+describe("the sign-in throttle", () => {
+  it("cannot be turned into a lockout of the owner by failures from other addresses", async () => {
+    // Far past the old per-account budget (20 per hour, from any address).
+    for (let i = 0; i < 40; i += 1) {
+      await attempt(`198.51.100.${i % 8}`, "guess");
+    }
+    const attacker = await attempt("198.51.100.1", TEST_PASSWORD);
+    expect(attacker).toMatchObject({ ok: false, reason: "rate_limited" });
+    const owner = await attempt("203.0.113.7", TEST_PASSWORD);
+    expect(owner.ok).toBe(true);
+  });
+
+  it("backs off exponentially per account and address", async () => {
+    const throttle = createSignInThrottle(database.pool);
+    const waits: number[] = [];
+    for (let i = 0; i < FREE_FAILURES + 3; i += 1) {
+      waits.push(await throttle.retryAfterSeconds("192.0.2.1", OWNER));
+      await throttle.recordFailure("192.0.2.1", OWNER);
+    }
+    waits.push(await throttle.retryAfterSeconds("192.0.2.1", OWNER));
+    expect(waits.slice(0, FREE_FAILURES)).toEqual(Array(FREE_FAILURES).fill(0));
+    const blocked = waits.slice(FREE_FAILURES);
+    // 30 s, 60 s, 120 s, 240 s (give or take the second the test takes).
+    for (let i = 1; i < blocked.length; i += 1) {
+      expect(blocked[i]).toBeGreaterThan((blocked[i - 1] ?? 0) * 1.5);
+    }
+    expect(blocked[0]).toBeGreaterThan(20);
+    expect(blocked.at(-1)).toBeLessThanOrEqual(15 * 60);
+  });
+
+  it("is shared by two console processes on the same database", async () => {
+    const first = createSignInThrottle(database.pool);
+    const second = createSignInThrottle(otherProcessPool);
+    // Failures recorded alternately, and at the same time, by both processes all count.
+    for (let i = 0; i < FREE_FAILURES + 1; i += 2) {
+      await Promise.all([
+        first.recordFailure("192.0.2.9", OWNER),
+        second.recordFailure("192.0.2.9", OWNER),
+      ]);
+    }
+    expect(await first.retryAfterSeconds("192.0.2.9", OWNER)).toBeGreaterThan(0);
+    expect(await second.retryAfterSeconds("192.0.2.9", OWNER)).toBeGreaterThan(0);
+    const { rows } = await database.pool.query<{ failures: number }>(
+      `SELECT failures FROM cyclium_sign_in_attempts WHERE address = '192.0.2.9'`,
+    );
+    expect(rows).toEqual([{ failures: FREE_FAILURES + 1 }]);
+    // A sign-in through the second process is refused by what the first one counted.
+    const refused = await attempt("192.0.2.9", TEST_PASSWORD, otherProcessPool);
+    expect(refused).toMatchObject({ ok: false, reason: "rate_limited" });
+  });
+
+  it("forgets a pair after a successful sign-in", async () => {
+    const throttle = createSignInThrottle(database.pool);
+    for (let i = 0; i < FREE_FAILURES - 1; i += 1) await throttle.recordFailure("192.0.2.3", OWNER);
+    expect((await attempt("192.0.2.3", TEST_PASSWORD)).ok).toBe(true);
+    const { rows } = await database.pool.query(`SELECT 1 FROM cyclium_sign_in_attempts`);
+    expect(rows).toEqual([]);
+  });
+
+  it("caps password spraying from one address across accounts", async () => {
+    const throttle = createSignInThrottle(database.pool);
+    for (let i = 0; i < 100; i += 1) await throttle.recordFailure("192.0.2.4", `u${i}@test.local`);
+    expect(await throttle.retryAfterSeconds("192.0.2.4", "fresh@test.local")).toBeGreaterThan(0);
+    expect(await throttle.retryAfterSeconds("192.0.2.5", "fresh@test.local")).toBe(0);
+  });
+});
