@@ -8,9 +8,11 @@ export interface SuiteArgs {
   checkDir: string | null;
   /** Scenario 10's seed; null draws one (printed at the start). */
   seed: number | null;
+  /** Overrides the whole run's hard deadline (seconds). */
+  deadlineS: number | null;
 }
 
-const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--seed N] [--check <results dir>]`;
+const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--seed N] [--deadline S] [--check <results dir>]`;
 const SCENARIO_COUNT = 10;
 
 export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
@@ -21,6 +23,7 @@ export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
       only: { type: "string" },
       check: { type: "string" },
       seed: { type: "string" },
+      deadline: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -41,5 +44,10 @@ export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
     console.error(`--seed takes an integer 0-${0xffffffff}\n${USAGE}`);
     process.exit(2);
   }
-  return { quick: values.quick, only, checkDir: values.check ?? null, seed };
+  const deadlineS = values.deadline === undefined ? null : Number(values.deadline);
+  if (deadlineS !== null && (!Number.isFinite(deadlineS) || deadlineS <= 0)) {
+    console.error(`--deadline takes a number of seconds\n${USAGE}`);
+    process.exit(2);
+  }
+  return { quick: values.quick, only, checkDir: values.check ?? null, seed, deadlineS };
 }

@@ -158,7 +158,12 @@ async function main(): Promise<void> {
   const seed = args.seed ?? Math.floor(Math.random() * 0x1_0000_0000);
   log(`seed ${seed} (scenario 10 replays its faults with --seed ${seed})`);
   const reports: ScenarioReport[] = [];
-  const deadlineMs = args.quick ? QUICK_DEADLINE_MS : FULL_DEADLINE_MS;
+  const deadlineMs =
+    args.deadlineS !== null
+      ? args.deadlineS * 1000
+      : args.quick
+        ? QUICK_DEADLINE_MS
+        : FULL_DEADLINE_MS;
   // The hard stop: whatever is running is killed, what finished is reported, and the run fails.
   const deadline = setTimeout(() => {
     log(`the run passed its ${deadlineMs / 1000} s deadline: killing the cluster`);
