@@ -131,8 +131,19 @@ function webBuildIsStale(): boolean {
   const buildId = path.join(repoRoot, "apps/web/.next/BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const builtAt = fs.statSync(buildId).mtimeMs;
-  const roots = ["apps/web/src", "apps/web/next.config.ts", "packages/core/src", "packages/db/src"];
-  return roots.some((root) => newestMtime(path.join(repoRoot, root)) > builtAt);
+  // The console bundles the deployment (SPEC section 13): editing it rebuilds the console too.
+  const roots = [
+    "apps/web/src",
+    "apps/web/next.config.ts",
+    "packages/core/src",
+    "packages/db/src",
+    "packages/demo/src",
+  ].map((root) => path.join(repoRoot, root));
+  const deployment = process.env.CYCLIUM_DEPLOYMENT;
+  if (deployment && (deployment.startsWith(".") || path.isAbsolute(deployment))) {
+    roots.push(path.dirname(path.resolve(deployment)));
+  }
+  return roots.some((root) => newestMtime(root) > builtAt);
 }
 
 function newestMtime(file: string): number {
@@ -157,7 +168,7 @@ async function ensureDemoAccount(url: string) {
 
 /** Demo data for a first look: filled in by the runtime and console once they exist. */
 async function seed(url: string) {
-  const seedModule = path.join(repoRoot, "apps/worker/src/demo/seed.ts");
+  const seedModule = path.join(repoRoot, "packages/demo/src/seed.ts");
   if (!fs.existsSync(seedModule)) return;
   const { seedDemoData } = (await import(seedModule)) as {
     seedDemoData: (url: string) => Promise<string[]>;

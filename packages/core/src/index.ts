@@ -19,6 +19,7 @@ export * as telemetry from "./telemetry/index";
 export * as triggerRequests from "./trigger-requests/index";
 export * as triggers from "./triggers/index";
 export * as workflows from "./workflows/index";
+export * as worker from "./worker/index";
 // The front door (SPEC section 13), also at the top level: a team's main.ts needs nothing else.
 export {
   defineDeployment,
@@ -26,3 +27,4 @@ export {
   type Deployment,
   type DeploymentInput,
 } from "./deployment/index";
+export { runWorker, type RunWorkerOptions } from "./worker/index";

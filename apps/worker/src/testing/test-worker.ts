@@ -1,14 +1,16 @@
 // Entry point of the worker processes the multi-process tests spawn: the real worker (same env
-// validation, node wiring, HTTP and signal handling) with the test actors added to the demo ones.
-import { demoActors, demoStrategies } from "../demo/index";
-import { readWorkerEnv } from "../env";
-import { runWorker } from "../run-worker";
+// validation, node wiring, HTTP and signal handling) with the test actors added to the
+// deployment CYCLIUM_DEPLOYMENT names.
+import { defineDeployment, loadDeployment } from "@cyclium/core/deployment";
+import { readWorkerEnv, runWorker, workerSettingsFromEnv } from "@cyclium/core/worker";
 import { testActors, testStrategies } from "./test-actors";
 
-await runWorker({
-  env: readWorkerEnv(),
-  actors: [...demoActors, ...testActors],
-  strategies: { ...demoStrategies, ...testStrategies },
-  jitterMs: 0,
-  version: "test",
+const env = readWorkerEnv();
+const base = await loadDeployment(env.CYCLIUM_DEPLOYMENT);
+const deployment = defineDeployment({
+  actors: [...base.actors, ...testActors],
+  strategies: { ...base.strategies, ...testStrategies },
+  workflows: base.workflows.list(),
+  triggers: base.triggers.list(),
 });
+await runWorker({ deployment, ...workerSettingsFromEnv(env), jitterMs: 0, version: "test" });

@@ -26,7 +26,8 @@ export async function loadDeployment(
   const url = resolveDeploymentUrl(specifier, cwd);
   let loaded: unknown;
   try {
-    loaded = await import(url);
+    // Chosen at run time: bundlers must not trace it (the console bundles its deployment instead).
+    loaded = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url);
   } catch (error) {
     if (url === specifier && isModuleNotFound(error, specifier)) {
       throw notFound(specifier, cwd);
@@ -71,7 +72,7 @@ export function isDeploymentPath(specifier: string, cwd: string = process.cwd())
   return (
     specifier.startsWith(".") ||
     path.isAbsolute(specifier) ||
-    fs.existsSync(path.resolve(cwd, specifier))
+    fs.existsSync(/* turbopackIgnore: true */ path.resolve(cwd, specifier))
   );
 }
 
@@ -82,7 +83,7 @@ export function isDeploymentPath(specifier: string, cwd: string = process.cwd())
 function resolveDeploymentUrl(specifier: string, cwd: string): string {
   if (isDeploymentPath(specifier, cwd)) {
     const file = path.resolve(cwd, specifier);
-    if (!fs.existsSync(file)) throw notFound(specifier, cwd);
+    if (!fs.existsSync(/* turbopackIgnore: true */ file)) throw notFound(specifier, cwd);
     return pathToFileURL(file).href;
   }
   try {

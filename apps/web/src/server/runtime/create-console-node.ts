@@ -1,11 +1,11 @@
 import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/claims";
+import type { Deployment } from "@cyclium/core/deployment";
 import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
 import { createRecovery } from "@cyclium/core/recovery";
 import type { Logger, Telemetry } from "@cyclium/core/telemetry";
 import { triggerExtension } from "@cyclium/core/triggers";
 import { workflowExtension } from "@cyclium/core/workflows";
 import type pg from "pg";
-import { consoleDeployment } from "./console-deployment";
 import type { TConsoleRuntime } from "./console-runtime";
 
 export interface TConsoleNodeOptions {
@@ -17,9 +17,8 @@ export interface TConsoleNodeOptions {
   /** From loadWorkClaims (CYCLIUM_WORK_CLAIMS), or a built-in mode's name. */
   workClaims: WorkClaims | WorkClaimsMode;
   leaseSeconds: number;
-  reviewCron: string;
-  /** Schedule of the demo advisor; its default (every 5 minutes) when omitted. */
-  advisorCron?: string;
+  /** What CYCLIUM_DEPLOYMENT names: the same actors, workflows and triggers as the workers. */
+  deployment: Deployment;
   telemetry: Telemetry;
   logger: Logger;
   /** Dedupe jitter bound (SPEC section 3); tests set 0. */
@@ -29,18 +28,16 @@ export interface TConsoleNodeOptions {
 
 /**
  * The console's Cyclium node, started, and the runtime its procedures use (SPEC section 1):
- * the demo actors in `trigger_only` mode, so a fire creates the pending episode plus a deferred
- * trigger request a full-mode worker executes; the workflow engine and the trigger scheduler
- * run here too; the node registers in cyclium_nodes like any other.
+ * the deployment's actors in `trigger_only` mode, so a fire creates the pending episode plus a
+ * deferred trigger request a full-mode worker executes. The workflow engine and the trigger
+ * scheduler run here too, as on every worker (one firing per window cluster-wide, one node
+ * applies each workflow transition), so nothing depends on the console being up.
  */
 export async function createConsoleNode(
   options: TConsoleNodeOptions,
 ): Promise<{ node: CycliumNode; runtime: TConsoleRuntime }> {
   const { db, telemetry, logger } = options;
-  const deployment = consoleDeployment({
-    reviewCron: options.reviewCron,
-    ...(options.advisorCron ? { advisorCron: options.advisorCron } : {}),
-  });
+  const { deployment } = options;
   const workflows = workflowExtension(deployment.workflows);
   const node = await createCycliumNode({
     db,

@@ -6,6 +6,7 @@ import { getWebEnv } from "../../env";
 import { getPool } from "../db";
 import { getWebTelemetry } from "../metrics/web-metrics";
 import { getNodeInfo } from "../node-info";
+import { builtDeployment } from "./built-deployment";
 import { setConsoleRuntime } from "./console-runtime";
 import { createConsoleNode } from "./create-console-node";
 
@@ -46,8 +47,7 @@ async function startWithRetry(): Promise<void> {
         stack: info.stack,
         workClaims,
         leaseSeconds: env.CYCLIUM_WORK_CLAIMS_LEASE_SECONDS,
-        reviewCron: env.CYCLIUM_DEMO_REVIEW_CRON,
-        advisorCron: env.CYCLIUM_DEMO_ADVISOR_CRON,
+        deployment: builtDeployment(env.CYCLIUM_DEPLOYMENT),
         telemetry: getWebTelemetry(),
         logger,
       });

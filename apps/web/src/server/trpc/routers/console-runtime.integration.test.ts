@@ -1,4 +1,5 @@
 import type { CycliumNode } from "@cyclium/core/node";
+import { createDemoDeployment } from "@cyclium/demo";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ beforeAll(async () => {
     stack: null,
     workClaims: "postgres",
     leaseSeconds: 120,
-    reviewCron: "0 0 1 1 *",
+    deployment: createDemoDeployment({ reviewCron: "0 0 1 1 *" }),
     telemetry: new Telemetry(),
     logger: silentLogger,
     jitterMs: 0,

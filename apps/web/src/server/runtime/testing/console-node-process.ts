@@ -1,0 +1,27 @@
+// A console node as its own process, for tests that kill it (console-kill.integration.test.ts):
+// the real createConsoleNode (trigger_only) on the deployment CYCLIUM_DEPLOYMENT names; starts
+// the workflow START_WORKFLOW through the console's engine and prints its instance id.
+import { loadDeployment } from "@cyclium/core/deployment";
+import { Telemetry } from "@cyclium/core/telemetry";
+import pg from "pg";
+import { pino } from "pino";
+import { createConsoleNode } from "../create-console-node";
+
+const databaseUrl = process.env.DATABASE_URL ?? "";
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 5 });
+const { runtime } = await createConsoleNode({
+  db: pool,
+  databaseUrl,
+  nodeIdentity: process.env.CYCLIUM_NODE_IDENTITY ?? "console-process",
+  env: null,
+  stack: null,
+  workClaims: "postgres",
+  leaseSeconds: 120,
+  deployment: await loadDeployment(process.env.CYCLIUM_DEPLOYMENT),
+  telemetry: new Telemetry(),
+  logger: pino({ level: "warn" }),
+  jitterMs: 0,
+  telemetryRollups: false,
+});
+const started = await runtime.startWorkflow({ workflow: process.env.START_WORKFLOW ?? "" });
+console.log(JSON.stringify({ started: started.instanceId }));

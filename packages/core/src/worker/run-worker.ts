@@ -1,0 +1,239 @@
+import os from "node:os";
+import { resolveDatabase } from "@cyclium/db";
+import pg from "pg";
+import { pino, type Level } from "pino";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { loadWorkClaims } from "../claims/index";
+import type { Deployment } from "../deployment/index";
+import { isCycliumError } from "../errors/index";
+import { findingsExpiryExtension, type FindingsExpiryExtensionOptions } from "../findings/index";
+import { resolveNodeIdentity } from "../identity/index";
+import type { Mode } from "../modes/index";
+import {
+  claimsExpiryExtension,
+  createCycliumNode,
+  type ClaimsExpiryExtensionOptions,
+  type CycliumNode,
+  type NodeExtension,
+} from "../node/index";
+import { recoveryExtension, type RecoveryExtensionOptions } from "../recovery/index";
+import { createPrometheusExporter, Telemetry } from "../telemetry/index";
+import { triggerExtension } from "../triggers/index";
+import { workflowExtension } from "../workflows/index";
+import { startNodeHttpServer } from "./node-http-server";
+
+/** Everything but the deployment; each has the SPEC's default (section 9). */
+export interface RunWorkerSettings {
+  /** Unset: embedded PostgreSQL under .data/ (SPEC section 11). */
+  databaseUrl?: string | undefined;
+  mode?: Mode | undefined;
+  nodeIdentity?: string | undefined;
+  stack?: string | null | undefined;
+  env?: string | null | undefined;
+  /** CYCLIUM_WORK_CLAIMS: `postgres` (default), `memory`, `off`, or an adapter module. */
+  workClaims?: string | undefined;
+  leaseSeconds?: number | undefined;
+  poller?:
+    | {
+        enabled?: boolean | undefined;
+        intervalMs?: number | undefined;
+        sourceStack?: string | null | undefined;
+        /** Defaults to the node's env. */
+        sourceEnv?: string | null | undefined;
+      }
+    | undefined;
+  /** Sweep + reconcile (SPEC section 5): on unless `false`; defaults 120 s delay, 60 s interval. */
+  recovery?: false | Partial<Omit<RecoveryExtensionOptions, "workflows">> | undefined;
+  /** The deployment's workflow engine (default on). */
+  workflows?: boolean | undefined;
+  /** The deployment's cron and poll triggers (default on; needs the workflow engine). */
+  triggers?: boolean | undefined;
+  findingsExpiry?: false | FindingsExpiryExtensionOptions | undefined;
+  claimsExpiry?: false | ClaimsExpiryExtensionOptions | undefined;
+  /** Started after the built-in ones. */
+  extensions?: readonly NodeExtension[] | undefined;
+  /** `/healthz` and `/metrics` (default 4000; 0 picks a free port). */
+  port?: number | undefined;
+  logLevel?: Level | "silent" | undefined;
+  /** On SIGTERM/SIGINT, how long running episodes may finish their current step (30 s). */
+  shutdownGraceMs?: number | undefined;
+  /** Dedupe jitter bound (SPEC section 3); tests set 0. */
+  jitterMs?: number | undefined;
+  /** Recorded in cyclium_nodes.version. */
+  version?: string | undefined;
+}
+
+export interface RunWorkerOptions extends RunWorkerSettings {
+  deployment: Deployment;
+}
+
+export interface RunningWorker {
+  readonly node: CycliumNode;
+  readonly port: number;
+  /** What SIGTERM does: drain, close, exit the process (0, or 1 when stopping failed). */
+  shutdown(signal: string): Promise<void>;
+}
+
+/** SPEC deploy sequence: 30 s to let running episodes finish their current step. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
+/** Past the grace period plus this, the process exits even if a database call hangs. */
+const SHUTDOWN_HARD_MARGIN_MS = 10_000;
+
+/**
+ * A worker process, the front door (SPEC section 13): a full-mode node running the deployment
+ * (its actors, workflow engine, cron and poll triggers), the trigger request poller, recovery,
+ * findings and claims expiry, `GET /healthz`, `GET /metrics`, JSON logs, and a graceful stop on
+ * SIGTERM/SIGINT. What keeps data safe is on unless switched off.
+ */
+export async function runWorker(options: RunWorkerOptions): Promise<RunningWorker> {
+  const { deployment } = options;
+  const nodeIdentity = resolveNodeIdentity(options.nodeIdentity);
+  const mode = options.mode ?? "full";
+  const env = options.env ?? null;
+  const stack = options.stack ?? null;
+  const leaseSeconds = options.leaseSeconds ?? 120;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const logger = pino({
+    level: options.logLevel ?? "info",
+    base: { app: "cyclium-worker", node: nodeIdentity, pid: process.pid, host: os.hostname() },
+  });
+  const database = await resolveDatabase({
+    databaseUrl: options.databaseUrl,
+    log: (message) => logger.info(message),
+  });
+  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  pool.on("error", (error) => logger.warn({ err: error }, "idle database connection failed"));
+
+  const telemetry = new Telemetry(logger);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const exporter = createPrometheusExporter({ telemetry, registry });
+
+  const workClaims = await loadWorkClaims({
+    setting: options.workClaims ?? "postgres",
+    db: pool,
+    telemetry,
+    logger,
+  }).catch((error: unknown) => {
+    if (!isCycliumError(error, "invalid_config")) throw error;
+    // A configuration error, like a bad variable: one line naming it, exit code 2.
+    console.error(error.message);
+    process.exit(2);
+  });
+
+  const node = await createCycliumNode({
+    db: pool,
+    databaseUrl: database.url,
+    kind: "worker",
+    mode,
+    nodeIdentity,
+    stack,
+    env,
+    workClaims,
+    leaseSeconds,
+    poller: {
+      enabled: options.poller?.enabled ?? true,
+      intervalMs: options.poller?.intervalMs ?? 5_000,
+      sourceStack: options.poller?.sourceStack ?? null,
+      sourceEnv: options.poller?.sourceEnv === undefined ? env : options.poller.sourceEnv,
+    },
+    actors: deployment.actors,
+    strategies: { ...deployment.strategies },
+    extensions: workerExtensions(options),
+    logger,
+    telemetry,
+    ...(options.jitterMs === undefined ? {} : { jitterMs: options.jitterMs }),
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
+
+  let stopping = false;
+  const server = await startNodeHttpServer({
+    port: options.port ?? 4000,
+    registry,
+    logger,
+    checkHealth: async () => {
+      await pool.query("SELECT 1");
+      const { nodeMode, overrides } = node.modes.status();
+      return { node: nodeIdentity, mode: nodeMode, overrides, stopping };
+    },
+  });
+  await node.start();
+  logger.info(
+    {
+      port: server.port,
+      mode,
+      actors: node.host.actorIds(),
+      workflows: deployment.workflows.list().map((workflow) => workflow.name),
+      triggers: deployment.triggers.list().map((trigger) => trigger.name),
+    },
+    `worker listening on http://127.0.0.1:${server.port}`,
+  );
+
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, grace_ms: graceMs }, "shutting down: draining running episodes");
+    setTimeout(() => {
+      logger.error({}, "shutdown did not complete in time; exiting");
+      process.exit(1);
+    }, graceMs + SHUTDOWN_HARD_MARGIN_MS).unref();
+    try {
+      await node.stop({ graceMs });
+      exporter.stop();
+      await server.close();
+      await pool.end();
+      if (database.embedded?.startedHere) await database.embedded.stop();
+      logger.info({}, "stopped");
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  return { node, port: server.port, shutdown };
+}
+
+/**
+ * The built-in extensions, in start order (stopped in reverse before episodes drain): the
+ * workflow engine before the triggers that start workflows and the recovery that resumes their
+ * due retries. Every worker runs them: one firing per trigger window and one applier per
+ * workflow transition cluster-wide, by conditional claims in the database.
+ */
+function workerExtensions(options: RunWorkerOptions): NodeExtension[] {
+  const { deployment } = options;
+  const workflows =
+    options.workflows === false ? undefined : workflowExtension(deployment.workflows);
+  const extensions: NodeExtension[] = [];
+  if (workflows) {
+    extensions.push(workflows);
+    if (options.triggers !== false) {
+      extensions.push(
+        triggerExtension({
+          triggers: deployment.triggers,
+          workflows: deployment.workflows,
+          engine: workflows,
+        }),
+      );
+    }
+  }
+  if (options.recovery !== false) {
+    extensions.push(
+      recoveryExtension({
+        delayMs: options.recovery?.delayMs ?? 120_000,
+        intervalMs: options.recovery?.intervalMs ?? 60_000,
+        staleAfterMs: options.recovery?.staleAfterMs ?? 120_000,
+        resolvePolicy: options.recovery?.resolvePolicy,
+        workflows,
+      }),
+    );
+  }
+  if (options.findingsExpiry !== false) {
+    extensions.push(findingsExpiryExtension(options.findingsExpiry ?? {}));
+  }
+  if (options.claimsExpiry !== false) {
+    extensions.push(claimsExpiryExtension(options.claimsExpiry ?? {}));
+  }
+  return [...extensions, ...(options.extensions ?? [])];
+}
