@@ -23,5 +23,9 @@ const { runtime } = await createConsoleNode({
   jitterMs: 0,
   telemetryRollups: false,
 });
-const started = await runtime.startWorkflow({ workflow: process.env.START_WORKFLOW ?? "" });
+// Typed as the trigger fan-out's starter; the engine behind it also takes a start of its own.
+const startWorkflow = runtime.startWorkflow as (options: {
+  workflow: string;
+}) => Promise<{ instanceId: string }>;
+const started = await startWorkflow({ workflow: process.env.START_WORKFLOW ?? "" });
 console.log(JSON.stringify({ started: started.instanceId }));
