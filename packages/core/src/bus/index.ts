@@ -6,6 +6,12 @@ export { MemoryBus, type MemoryBusOptions } from "./memory-bus";
 export { PgBus, type PgBusOptions, type PgBusCleanupOptions } from "./pg-bus";
 export { PgListener, type PgListenerOptions, type NotificationHandler } from "./pg-listener";
 export { notify, type NotifyOptions } from "./notify";
+export {
+  createBusPublisher,
+  publishBusEvent,
+  type BusPublisherOptions,
+  type PublishBusEventOptions,
+} from "./publish-bus-event";
 export { BUS_CHANNEL, MAX_INLINE_EVENT_BYTES } from "./bus-wire-format";
 export { deleteOldBusEvents, type DeleteOldBusEventsOptions } from "./delete-old-bus-events";
 export type { Queryable } from "../db/index";

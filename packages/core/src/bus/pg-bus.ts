@@ -11,10 +11,9 @@ import { createBusEvent } from "./create-bus-event";
 import { deleteOldBusEvents } from "./delete-old-bus-events";
 import { loadBusEvent } from "./load-bus-event";
 import { silentLogger, type Logger } from "../telemetry/index";
-import { notify } from "./notify";
+import { publishBusEvent } from "./publish-bus-event";
 import { PgListener } from "./pg-listener";
 import type { Queryable } from "../db/index";
-import { storeBusEvent } from "./store-bus-event";
 import { SubscriberRegistry } from "./subscriber-registry";
 import type { Bus, BusEvent, BusHandler, PublishOptions, Unsubscribe } from "./types";
 
@@ -109,17 +108,13 @@ export class PgBus implements Bus {
 
   async publish<P>(topic: string, payload: P, opts?: PublishOptions): Promise<BusEvent<P>> {
     if (this.#closed) throw new Error("bus is closed");
-    const event = createBusEvent(topic, payload, this.#nodeIdentity);
-    const eventJson = serializeEvent(event);
-    const db = opts?.tx ?? this.#db;
-    // Each event carries a fresh uuid, so PostgreSQL never folds two of them into one: it only
-    // collapses identical (channel, payload) pairs sent by the same transaction.
-    if (Buffer.byteLength(eventJson, "utf8") <= this.#maxInlineBytes) {
-      await notify({ db, channel: BUS_CHANNEL, payload: eventJson });
-    } else {
-      await storeBusEvent({ db, topic, eventJson });
-    }
-    return event;
+    return publishBusEvent({
+      db: opts?.tx ?? this.#db,
+      topic,
+      payload,
+      source: this.#nodeIdentity,
+      maxInlineBytes: this.#maxInlineBytes,
+    });
   }
 
   inlineNotification<P>(

@@ -1,5 +1,6 @@
 export { acquireClaim, type AcquireClaimRow } from "./acquire-claim";
 export { checkFence } from "./check-fence";
+export { claimKeyOf, claimKeySql } from "./claim-key";
 export {
   DEFAULT_RECLAIM_INTERVAL_MS,
   startClaimsExpiryTimer,

@@ -32,4 +32,29 @@ export {
   type StartEpisodesOptions,
   type StartEpisodesOutcome,
 } from "./start-episodes";
+export {
+  archiveEpisode,
+  archiveEpisodes,
+  cancelEpisode,
+  cancelEpisodes,
+  retryEpisode,
+  retryEpisodes,
+  type ArchiveEpisodeOptions,
+  type ArchiveEpisodeResult,
+  type ArchiveEpisodesOptions,
+  type CancelEpisodeOptions,
+  type CancelEpisodeResult,
+  type CancelEpisodesOptions,
+  type EpisodeCommandResult,
+  type RetryEpisodeOptions,
+  type RetryEpisodeResult,
+  type RetryEpisodesOptions,
+} from "./commands/index";
+export {
+  EPISODE_EVENT_TOPICS,
+  ZEpisodeEvent,
+  episodeEvent,
+  publishEpisodeEvent,
+  type TEpisodeEvent,
+} from "./episode-events";
 export { endEpisodes, type EndEpisodesOutcome, type EpisodeEnd } from "./end-episodes";

@@ -2,7 +2,7 @@ import type { Bus } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { finishEpisode, type Episode } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { publishEpisodeEvent } from "./episode-events";
+import { publishEpisodeEvent } from "../episodes/episode-events";
 import { RUNTIME_ERROR_CLASSES } from "./error-classes";
 
 /**

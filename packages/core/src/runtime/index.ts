@@ -37,7 +37,7 @@ export {
   episodeEvent,
   publishEpisodeEvent,
   type TEpisodeEvent,
-} from "./episode-events";
+} from "../episodes/episode-events";
 export {
   checkpointVersionOf,
   deleteCheckpoints,
@@ -50,4 +50,5 @@ export {
   type ResumePoint,
   type TListCheckpointsInput,
 } from "./checkpoints/index";
-export { cancelEpisode, type CancelEpisodeOptions } from "./cancel-episode";
+// The runtime cancels (a workflow abort) with the episodes concept's command, as operators do.
+export { cancelEpisode, type CancelEpisodeOptions } from "../episodes/commands/index";

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgBus } from "../bus/index";
-import { EPISODE_EVENT_TOPICS } from "./episode-events";
+import { EPISODE_EVENT_TOPICS } from "../episodes/episode-events";
 import {
   createWriteRetryRig,
   cutAfterCommit,

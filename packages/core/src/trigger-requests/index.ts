@@ -36,6 +36,10 @@ export {
 } from "./release-orphaned-trigger-requests";
 export { releaseTriggerRequests } from "./release-trigger-requests";
 export {
+  wakeTriggerRequestPollers,
+  type WakeTriggerRequestPollersOptions,
+} from "./wake-trigger-request-pollers";
+export {
   TRIGGER_REQUEST_STATUSES,
   TRIGGER_REQUESTS_CHANNEL,
   ZTriggerRequestOpts,

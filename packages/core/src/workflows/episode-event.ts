@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EPISODE_EVENT_TOPICS } from "../runtime/episode-events";
+import { EPISODE_EVENT_TOPICS } from "../episodes/episode-events";
 
 /** Bus topics the runner announces an episode's end on (SPEC section 2, "Workflow"). */
 export const EPISODE_COMPLETED_TOPIC = EPISODE_EVENT_TOPICS.completed;

@@ -45,7 +45,7 @@ export {
 } from "./step-state";
 export type { WorkflowSnapshot, WorkflowTransition } from "./advance-workflow";
 export { loadWorkflowInstance } from "./load-workflow-instance";
-export type { WorkflowInstanceRow } from "./workflow-instance-row";
+export { parseStepStates, type WorkflowInstanceRow } from "./workflow-instance-row";
 export { workflowExtension, type WorkflowExtension } from "./workflow-extension";
 export {
   resumeWorkflowInstance,

@@ -1,5 +1,5 @@
 import type { NodeExtension } from "../node/index";
-import { cancelEpisode } from "../runtime/cancel-episode";
+import { cancelEpisode } from "../episodes/commands/index";
 import { WorkflowEngine } from "./workflow-engine";
 import type { WorkflowRegistry } from "./workflow-registry";
 

@@ -63,13 +63,16 @@ export const episodesRouter = createTrpcRouter({
     ),
   ),
 
-  cancel: operatorProcedure
-    .input(ZEpisodeIdInput)
-    .mutation(({ ctx, input }) =>
-      audited(ctx, { action: "episodes.cancel", target: input.id }, (tx) =>
-        cancelEpisode({ db: tx, id: input.id, by: ctx.principal.name }),
-      ),
+  cancel: operatorProcedure.input(ZEpisodeIdInput).mutation(({ ctx, input }) =>
+    audited(ctx, { action: "episodes.cancel", target: input.id }, (tx) =>
+      cancelEpisode({
+        db: tx,
+        id: input.id,
+        by: ctx.principal.name,
+        sourceNode: ctx.node.identity,
+      }),
     ),
+  ),
 
   archive: operatorProcedure
     .input(ZEpisodeIdInput)

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { Bus } from "../bus/index";
-import type { Episode } from "../episodes/index";
+import type { Bus } from "../bus/types";
+import type { Queryable } from "../db/index";
+import type { Episode } from "./episode-row";
 import type { Logger } from "../telemetry/index";
 
 /**
@@ -49,17 +50,25 @@ export function episodeEvent(
   };
 }
 
-/** Publishes the final-status event; a bus failure is logged, never thrown at the runner. */
+/**
+ * Publishes the final-status event; a bus failure is logged, never thrown at the runner. With
+ * `tx` (an operator command's transaction) the event is delivered when that transaction commits.
+ */
 export async function publishEpisodeEvent(
-  bus: Bus | undefined,
+  bus: Pick<Bus, "publish"> | undefined,
   episode: Episode,
   logger: Logger,
+  tx?: Queryable,
 ): Promise<void> {
   if (bus === undefined) return;
   const status = episode.status;
   if (status !== "completed" && status !== "failed" && status !== "cancelled") return;
   try {
-    await bus.publish(EPISODE_EVENT_TOPICS[status], episodeEvent({ ...episode, status }));
+    await bus.publish(
+      EPISODE_EVENT_TOPICS[status],
+      episodeEvent({ ...episode, status }),
+      tx === undefined ? undefined : { tx },
+    );
   } catch (err) {
     logger.warn({ err, episode_id: episode.id }, "could not publish the episode's final event");
   }
