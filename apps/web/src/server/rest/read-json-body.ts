@@ -1,5 +1,6 @@
 import { CycliumError } from "@cyclium/core/errors";
 import { z } from "zod";
+import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 
 /** Fire bodies are a small context object; 64 KiB is generous and bounds what we parse. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -13,9 +14,15 @@ export async function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
 ): Promise<z.output<S>> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) {
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) {
     throw new CycliumError("invalid_input", `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new CycliumError("invalid_input", "Request body is not valid UTF-8.");
   }
   let json: unknown = {};
   if (text.trim() !== "") {
@@ -25,6 +32,8 @@ export async function readJsonBody<S extends z.ZodType>(
       throw new CycliumError("invalid_input", "Request body is not valid JSON.");
     }
   }
+  const problem = findInputProblem(json);
+  if (problem !== null) throw new CycliumError("invalid_input", describeInputProblem(problem));
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new CycliumError(

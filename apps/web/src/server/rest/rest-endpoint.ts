@@ -8,6 +8,7 @@ import type pg from "pg";
 import { z } from "zod";
 import { recordRefusal, type TRefusalReason } from "../audit/audited";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
+import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 import { readRequestInfo, type TRequestInfo } from "../auth/request-info";
 import { resolvePrincipal } from "../auth/resolve-principal";
 import { restError, restErrorFromException, restJson } from "./rest-response";
@@ -99,6 +100,11 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
           principal,
         );
       }
+      const problem = findInputProblem({
+        ...rawParams,
+        ...Object.fromEntries(new URL(request.url).searchParams),
+      });
+      if (problem !== null) return restError(400, "invalid_input", describeInputProblem(problem));
       const params = spec.params.safeParse(rawParams);
       if (!params.success) return restError(400, "invalid_input", z.prettifyError(params.error));
       const body = await spec.handle({ request, params: params.data, principal, db, info });

@@ -10,6 +10,7 @@ export type TRestErrorCode =
   | "invalid_input"
   | "payload_too_large"
   | "not_found"
+  | "method_not_allowed"
   | "unavailable"
   | "internal";
 
@@ -39,4 +40,20 @@ export function restErrorFromException(error: unknown, what: string): Response {
   if (error instanceof ZodError) return restError(400, "invalid_input", z.prettifyError(error));
   console.error(`REST ${what} failed`, error);
   return restError(500, "internal", "Internal server error");
+}
+
+/**
+ * A route file's answer to the methods it does not serve: Next.js answers those 405 with an empty
+ * body; the API answers in its own error shape, with the `Allow` header.
+ */
+export function methodNotAllowed(...allowed: readonly string[]): (request: Request) => Response {
+  return (request) => {
+    const response = restError(
+      405,
+      "method_not_allowed",
+      `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
+    );
+    response.headers.set("allow", allowed.join(", "));
+    return response;
+  };
 }

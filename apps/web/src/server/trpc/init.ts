@@ -27,6 +27,7 @@ import { recordRefusal } from "../audit/audited";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
 import type { TRequestInfo } from "../auth/request-info";
 import { cycliumErrorStatus } from "../errors/cyclium-error-status";
+import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 import type { TNodeInfo } from "../node-info";
 
 /**
@@ -49,9 +50,15 @@ const t = initTRPC.context<TTrpcContext>().create({
   // errors become a generic message and are logged on the server by the route handler.
   errorFormatter({ shape, error }) {
     const isUnexpected = error.code === "INTERNAL_SERVER_ERROR";
+    // Readable like REST's 400 (one line per issue, with its path), not a JSON dump of issues.
+    const invalidInput = error.code === "BAD_REQUEST" && error.cause instanceof ZodError;
     return {
       code: shape.code,
-      message: isUnexpected ? "Internal server error" : shape.message,
+      message: isUnexpected
+        ? "Internal server error"
+        : invalidInput
+          ? `Invalid input: ${z.prettifyError(error.cause)}`
+          : shape.message,
       data: {
         code: shape.data.code,
         httpStatus: shape.data.httpStatus,
@@ -100,6 +107,19 @@ const sameOriginMutations = t.middleware(async ({ ctx, type, path, next }) => {
   return next();
 });
 
+/**
+ * The input boundary (server/input): NUL, lone surrogates, depth and size are refused with a 400
+ * naming the field before the procedure's schema runs; placed after authorization, so an
+ * anonymous caller learns nothing about inputs.
+ */
+const inputBoundary = t.middleware(async ({ getRawInput, next }) => {
+  const problem = findInputProblem(await getRawInput());
+  if (problem !== null) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: describeInputProblem(problem) });
+  }
+  return next();
+});
+
 function requireRole(required: TRole) {
   return t.middleware(async ({ ctx, type, path, next }) => {
     const principal = ctx.principal;
@@ -135,7 +155,7 @@ function requireRole(required: TRole) {
 const baseProcedure = t.procedure.use(mapCycliumErrors).use(sameOriginMutations);
 
 /** Anonymous access. Add the path to PUBLIC_PROCEDURES, or the router-walk test fails. */
-export const publicProcedure = baseProcedure;
-export const viewerProcedure = baseProcedure.use(requireRole("viewer"));
-export const operatorProcedure = baseProcedure.use(requireRole("operator"));
-export const adminProcedure = baseProcedure.use(requireRole("admin"));
+export const publicProcedure = baseProcedure.use(inputBoundary);
+export const viewerProcedure = baseProcedure.use(requireRole("viewer")).use(inputBoundary);
+export const operatorProcedure = baseProcedure.use(requireRole("operator")).use(inputBoundary);
+export const adminProcedure = baseProcedure.use(requireRole("admin")).use(inputBoundary);

@@ -1,13 +1,13 @@
 import { CLAIM_STATES } from "@cyclium/core/claims";
 import { z } from "zod";
-import { ZEnvInput, ZName, ZPageInput } from "./shared.schema";
+import { ZEnvInput, ZName, pageInput } from "./shared.schema";
 
 export const ZClaimListInput = z.object({
   env: ZEnvInput,
   state: z.enum(CLAIM_STATES).optional(),
   ownerNode: ZName.optional(),
   lapsedOnly: z.boolean().optional(),
-  ...ZPageInput,
+  ...pageInput("bigint"),
 });
 
 export const ZClaimSummaryInput = z.object({ env: ZEnvInput });

@@ -1,6 +1,6 @@
 import { EPISODE_STATUSES, TRIGGER_TYPES } from "@cyclium/core/episodes";
 import { z } from "zod";
-import { ZEnvInput, ZName, ZPageInput, ZUuid } from "./shared.schema";
+import { ZEnvInput, ZName, pageInput, ZUuid } from "./shared.schema";
 
 export const ZEpisodeListInput = z.object({
   env: ZEnvInput,
@@ -12,7 +12,7 @@ export const ZEpisodeListInput = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   archived: z.boolean().optional(),
-  ...ZPageInput,
+  ...pageInput("uuid"),
 });
 export type TEpisodeListInput = z.infer<typeof ZEpisodeListInput>;
 

@@ -1,13 +1,13 @@
 import { FINDING_STATUSES } from "@cyclium/core/findings";
 import { z } from "zod";
-import { ZEnvInput, ZName, ZPageInput } from "./shared.schema";
+import { ZEnvInput, ZName, pageInput } from "./shared.schema";
 
 export const ZFindingListInput = z.object({
   env: ZEnvInput,
   status: z.enum(FINDING_STATUSES).default("active"),
   class: ZName.optional(),
   severity: ZName.optional(),
-  ...ZPageInput,
+  ...pageInput("uuid"),
 });
 
 export const ZFindingSummaryInput = z.object({ env: ZEnvInput });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZKeysetCursorText } from "../../queries/keyset-cursor";
+import { type TCursorIdKind, ZKeysetCursorText } from "../../queries/keyset-cursor";
 
 /**
  * The env a read inspects (SPEC section 8). Omitted: this console's own env (CYCLIUM_ENV).
@@ -18,11 +18,11 @@ export function resolveEnv(
 /** A name as the SPEC's tables store them (VARCHAR(255)), trimmed. */
 export const ZName = z.string().trim().min(1).max(255);
 
-/** Keyset paging shared by every list. */
-export const ZPageInput = {
-  cursor: ZKeysetCursorText.optional(),
+/** Keyset paging shared by every list; `idKind` is the type of the list's id column. */
+export const pageInput = (idKind: TCursorIdKind) => ({
+  cursor: ZKeysetCursorText(idKind).optional(),
   direction: z.enum(["older", "newer"]).optional(),
   limit: z.number().int().min(1).max(200).default(50),
-};
+});
 
 export const ZUuid = z.uuid();

@@ -1,10 +1,10 @@
 import { TRIGGER_REQUEST_STATUSES } from "@cyclium/core/trigger-requests";
 import { z } from "zod";
-import { ZEnvInput, ZName, ZPageInput } from "./shared.schema";
+import { ZEnvInput, ZName, pageInput } from "./shared.schema";
 
 export const ZTriggerRequestListInput = z.object({
   env: ZEnvInput,
   status: z.enum(TRIGGER_REQUEST_STATUSES).optional(),
   actorId: ZName.optional(),
-  ...ZPageInput,
+  ...pageInput("bigint"),
 });
