@@ -3,7 +3,6 @@
 export { createRecovery, type Recovery } from "./create-recovery";
 export {
   sweepOrphanedEpisodes,
-  defaultClaimKeyFor,
   DEFAULT_STALE_AFTER_MS,
   DEFAULT_SWEEP_LIMIT,
   ZSweepOptions,

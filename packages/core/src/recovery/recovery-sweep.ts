@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
 import type { Bus } from "../bus/index";
+import { claimKeyOf } from "../claims/claim-key";
 import type { WorkClaims } from "../claims/index";
 import { DEFAULT_LEASE_SECONDS } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
@@ -87,10 +88,6 @@ export interface SweepResult {
   recovered: RecoveredEpisode[];
 }
 
-export function defaultClaimKeyFor(episode: { id: string; dedupeKey: string | null }): string {
-  return episode.dedupeKey ?? `episode:${episode.id}`;
-}
-
 /** `recovery.sweep` (SPEC section 5). */
 export async function sweepOrphanedEpisodes(
   config: RecoveryConfig,
@@ -127,7 +124,7 @@ export async function sweepOrphanedEpisodes(
       ? {
           claims: config.claims,
           leaseSeconds: config.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
-          claimKeyFor: config.claimKeyFor ?? defaultClaimKeyFor,
+          claimKeyFor: config.claimKeyFor ?? claimKeyOf,
         }
       : null;
   const batchSize = config.batchSize ?? DEFAULT_BATCH_SIZE;

@@ -8,6 +8,7 @@ import {
   type RunWithClaimOptions,
   type WorkClaims,
 } from "../claims/index";
+import { claimKeyOf } from "../claims/claim-key";
 import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { startEpisode } from "../episodes/start-episode";
@@ -105,7 +106,7 @@ export class LocalRunner {
 
   async #run(episode: Episode, runOptions: RunEpisodeOptions): Promise<EpisodeRunResult> {
     const { claims, nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
-    const dedupeKey = episode.dedupeKey ?? `episode:${episode.id}`;
+    const dedupeKey = claimKeyOf(episode);
     // Started before the first acquire is sent: never later than the database's own lease start.
     const lease = new LeaseReckoning(leaseSeconds * 1000);
     const claim: RunWithClaimOptions = {

@@ -1,3 +1,4 @@
+import { claimKeyOf } from "@cyclium/core/claims";
 import type { TQueryable } from "../queryable";
 
 export interface TEpisodeStep {
@@ -111,11 +112,6 @@ interface EpisodeRow {
 
 /** Steps beyond this are summarised; a runaway loop must not make the page unreadable. */
 export const MAX_STEPS_SHOWN = 500;
-
-/** The claim key the runner uses (core runtime/local-runner): the dedupe key, else by id. */
-export function claimKeyOf(episode: { id: string; dedupeKey: string | null }): string {
-  return episode.dedupeKey ?? `episode:${episode.id}`;
-}
 
 /** Everything the episode page shows, or null for an unknown id. Five indexed reads. */
 export async function getEpisodeDetail(options: {
