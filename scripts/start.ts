@@ -11,6 +11,9 @@ const dev = process.argv.includes("--dev");
 const webPort = Number(process.env.PORT ?? 3000);
 const workerPort = Number(process.env.CYCLIUM_WORKER_PORT ?? 3001);
 const say = (message: string) => console.log(`[start] ${message}`);
+// The deployment the console bundles (SPEC section 13), recorded next to its build.
+const deploymentSetting = process.env.CYCLIUM_DEPLOYMENT || "@cyclium/demo";
+const builtDeploymentMarker = path.join(repoRoot, "apps/web/.next/cyclium-deployment");
 
 const database = await resolveDatabase({
   databaseUrl: process.env.DATABASE_URL || undefined,
@@ -44,6 +47,7 @@ try {
   if (!dev && webBuildIsStale()) {
     say("building the console (next build)…");
     await run("pnpm", ["--filter", "@cyclium/web", "build"]);
+    fs.writeFileSync(builtDeploymentMarker, deploymentSetting);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
@@ -130,6 +134,11 @@ async function waitForHttp(url: string, timeoutMs = 120_000) {
 function webBuildIsStale(): boolean {
   const buildId = path.join(repoRoot, "apps/web/.next/BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
+  // Built for another CYCLIUM_DEPLOYMENT: the console would refuse to start its node.
+  const marker = fs.existsSync(builtDeploymentMarker)
+    ? fs.readFileSync(builtDeploymentMarker, "utf8")
+    : undefined;
+  if (marker !== deploymentSetting) return true;
   const builtAt = fs.statSync(buildId).mtimeMs;
   // The console bundles the deployment (SPEC section 13): editing it rebuilds the console too.
   const roots = [
@@ -139,9 +148,8 @@ function webBuildIsStale(): boolean {
     "packages/db/src",
     "packages/demo/src",
   ].map((root) => path.join(repoRoot, root));
-  const deployment = process.env.CYCLIUM_DEPLOYMENT;
-  if (deployment && (deployment.startsWith(".") || path.isAbsolute(deployment))) {
-    roots.push(path.dirname(path.resolve(deployment)));
+  if (deploymentSetting.startsWith(".") || path.isAbsolute(deploymentSetting)) {
+    roots.push(path.dirname(path.resolve(deploymentSetting)));
   }
   return roots.some((root) => newestMtime(root) > builtAt);
 }
