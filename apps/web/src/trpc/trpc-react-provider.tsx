@@ -25,7 +25,10 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       // Relative URL: hooks only fetch in the browser; the server prefetches via the router.
-      links: [signInOnUnauthorizedLink(), httpBatchLink({ url: "/api/trpc" })],
+      links: [
+        signInOnUnauthorizedLink(),
+        httpBatchLink({ url: "/api/trpc", maxItems: 10 /* the server refuses larger batches */ }),
+      ],
     }),
   );
   return (

@@ -1,0 +1,45 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { TTrpcContext } from "./init";
+import { appRouter } from "./root-router";
+
+/**
+ * The console's pages batch at most a handful of queries per render (the client's batch link is
+ * capped at the same number); 10 leaves room while bounding what one request may cost. Unbounded,
+ * one GET carried 300 calls and one anonymous POST 40 audited mutations (issue 13). tRPC answers a
+ * larger batch 400 before any procedure runs.
+ */
+export const MAX_BATCH_SIZE = 10;
+
+/**
+ * Every /api/trpc answer: never cached (they carry a signed-in user's data) and never sniffed
+ * as anything but JSON.
+ */
+export const TRPC_RESPONSE_HEADERS = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+} as const;
+
+/**
+ * Serves one /api/trpc request. The route handler passes the real context; tests pass one
+ * built around a test database and go through exactly this HTTP layer (batching, methods, body).
+ */
+export function handleTrpcHttpRequest(
+  request: Request,
+  createContext: (type: "query" | "mutation" | "subscription" | "unknown") => Promise<TTrpcContext>,
+): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req: request,
+    router: appRouter,
+    maxBatchSize: MAX_BATCH_SIZE,
+    createContext: ({ info }) => createContext(info.type),
+    responseMeta: () => ({ headers: TRPC_RESPONSE_HEADERS }),
+    onError({ error, path, type }) {
+      // Expected failures (bad input, not found) are answered to the caller; only bugs and
+      // infrastructure faults are logged, with the full error the browser never sees.
+      if (error.code === "INTERNAL_SERVER_ERROR") {
+        console.error(`tRPC ${type} ${path ?? "<unknown>"} failed`, error);
+      }
+    },
+  });
+}
