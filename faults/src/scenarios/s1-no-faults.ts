@@ -12,7 +12,7 @@ export const noFaults: Scenario = {
   name: "no-faults",
   cluster: QUIET_CLUSTER,
   async run(run) {
-    const count = run.quick ? 300 : 5_000;
+    const count = run.quick ? 200 : 5_000;
     const tally = await fireLoad(run, {
       prefix: "s1",
       count,

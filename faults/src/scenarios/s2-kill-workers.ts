@@ -11,8 +11,8 @@ export const killWorkers: Scenario = {
   id: 2,
   name: "kill-9",
   async run(run) {
-    const count = run.quick ? 400 : 5_000;
-    // Quick: 16 s of fires, about five kills; full: 50 s, about sixteen.
+    const count = run.quick ? 300 : 5_000;
+    // Quick: 12 s of fires, about four kills; full: 50 s, about sixteen.
     let firing = true;
     const load = fireLoad(run, {
       prefix: "s2",
