@@ -62,7 +62,32 @@ export async function audited<T>(
   }
 }
 
-export type TRefusalReason = "unauthenticated" | "role" | "cross_origin" | "rate_limited";
+export type TRefusalReason =
+  "unauthenticated" | "role" | "cross_origin" | "rate_limited" | "invalid_input";
+
+/**
+ * Anonymous refusals are written at most this often per address and process; past that they are
+ * only counted (cyclium_web_refusals_total). Signed-in callers are always written: they are
+ * accountable and bounded by their account. Without the cap, an anonymous script could fill the
+ * audit table at the speed of refused requests (one POST batched 40 audited mutations, issue 13).
+ */
+const ANONYMOUS_ROWS_PER_MINUTE = 30;
+const anonymousRows = new Map<string, { minute: number; rows: number }>();
+
+function anonymousRowAllowed(ip: string | null, now = Date.now()): boolean {
+  const minute = Math.floor(now / 60_000);
+  const key = ip ?? "-";
+  const bucket = anonymousRows.get(key);
+  if (bucket === undefined || bucket.minute !== minute) {
+    // Old minutes are dropped as they are met, so the map holds at most the addresses seen in
+    // the last minute or so.
+    if (anonymousRows.size > 10_000) anonymousRows.clear();
+    anonymousRows.set(key, { minute, rows: 1 });
+    return true;
+  }
+  bucket.rows += 1;
+  return bucket.rows <= ANONYMOUS_ROWS_PER_MINUTE;
+}
 
 /** Records a refused attempt. Never throws: a refusal must be answered even if the log is down. */
 export async function recordRefusal(
@@ -77,6 +102,7 @@ export async function recordRefusal(
   },
 ): Promise<void> {
   countRefusal(refusal.reason);
+  if (refusal.principal === null && !anonymousRowAllowed(refusal.ip)) return;
   try {
     await insertAuditEntry(db, {
       principal: refusal.principal,

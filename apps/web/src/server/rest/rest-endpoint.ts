@@ -67,16 +67,20 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
         }
         return restError(status, code, message);
       };
-      const crossOrigin = () =>
-        refuse(403, "cross_origin", "Cross-origin request refused.", "cross_origin", null);
+      const crossOrigin = (principal: TPrincipal | null) =>
+        refuse(403, "cross_origin", "Cross-origin request refused.", "cross_origin", principal);
 
-      // A browser on another site: refused before any credential is looked at.
-      if (spec.method === "POST" && info.origin === "cross") return await crossOrigin();
+      // A browser on another site is refused before anything runs, but its credential is still
+      // read (without counting as activity) so the audit row names who it rode on rather than
+      // `anonymous` (issue 13).
+      const crossSite = spec.method === "POST" && info.origin === "cross";
       const principal = await resolvePrincipal({
         db,
         headers: request.headers,
         allowApiTokens: true,
+        slide: !crossSite,
       });
+      if (crossSite) return await crossOrigin(principal);
       if (principal === null) {
         return await refuse(
           401,
@@ -89,7 +93,7 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
       // A session cookie rides along on any request the browser makes; only the console's own
       // pages may use it to change state. A Bearer token is never sent implicitly.
       if (spec.method === "POST" && principal.kind === "user" && info.origin !== "same") {
-        return await crossOrigin();
+        return await crossOrigin(principal);
       }
       if (!roleAtLeast(principal.role, spec.role)) {
         return await refuse(

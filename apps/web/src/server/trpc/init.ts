@@ -24,6 +24,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type pg from "pg";
 import { z, ZodError } from "zod";
 import { recordRefusal } from "../audit/audited";
+import { countRefusal } from "../metrics/web-metrics";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
 import type { TRequestInfo } from "../auth/request-info";
 import { cycliumErrorStatus } from "../errors/cyclium-error-status";
@@ -90,12 +91,42 @@ const mapCycliumErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * What a refused call was aimed at, read from its raw input the way the procedures name their
+ * audit target (`triggers.fire` → the trigger's name, `admin.users.setRole` → the user id), so a
+ * refusal names it too (issue 13: tRPC refusals never did). Unvalidated: it is only recorded,
+ * sanitized and clipped by insertAuditEntry.
+ */
+const TARGET_KEYS = ["name", "userId", "tokenId", "instanceId", "id", "email", "targetNode"];
+
+async function refusalTarget(getRawInput: () => Promise<unknown>): Promise<string | null> {
+  let input: unknown;
+  try {
+    input = await getRawInput();
+  } catch {
+    return null;
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return null;
+  const fields = input as Record<string, unknown>;
+  if (typeof fields.actorId === "string") {
+    return typeof fields.expectationId === "string"
+      ? `${fields.actorId}/${fields.expectationId}`
+      : fields.actorId;
+  }
+  for (const key of TARGET_KEYS) {
+    const value = fields[key];
+    if (typeof value === "string") return value;
+  }
+  return null;
+}
+
 /** CSRF defence: a state change must come from this console's own pages. */
-const sameOriginMutations = t.middleware(async ({ ctx, type, path, next }) => {
+const sameOriginMutations = t.middleware(async ({ ctx, type, path, next, getRawInput }) => {
   if (type === "mutation" && ctx.request.origin !== "same") {
     await recordRefusal(ctx.db, {
       principal: ctx.principal,
       action: path,
+      target: await refusalTarget(getRawInput),
       ip: ctx.request.ip,
       reason: "cross_origin",
     });
@@ -112,16 +143,39 @@ const sameOriginMutations = t.middleware(async ({ ctx, type, path, next }) => {
  * naming the field before the procedure's schema runs; placed after authorization, so an
  * anonymous caller learns nothing about inputs.
  */
-const inputBoundary = t.middleware(async ({ getRawInput, next }) => {
+const inputBoundary = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  // A rejected *mutation* input is an attempted change, recorded like the other refusals (with
+  // the anonymous cap of recordRefusal); rejected reads are only counted, as refused reads are.
+  const refuse = async (message: string) => {
+    if (type === "mutation") {
+      await recordRefusal(ctx.db, {
+        principal: ctx.principal,
+        action: path,
+        target: await refusalTarget(getRawInput),
+        ip: ctx.request.ip,
+        reason: "invalid_input",
+        detail: { message: message.slice(0, 500) },
+      });
+    } else {
+      countRefusal("invalid_input");
+    }
+  };
   const problem = findInputProblem(await getRawInput());
   if (problem !== null) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: describeInputProblem(problem) });
+    const message = describeInputProblem(problem);
+    await refuse(message);
+    throw new TRPCError({ code: "BAD_REQUEST", message });
   }
-  return next();
+  const result = await next();
+  // The procedure's own schema refused the input (it runs after this middleware).
+  if (!result.ok && result.error.code === "BAD_REQUEST" && result.error.cause instanceof ZodError) {
+    await refuse(z.prettifyError(result.error.cause));
+  }
+  return result;
 });
 
 function requireRole(required: TRole) {
-  return t.middleware(async ({ ctx, type, path, next }) => {
+  return t.middleware(async ({ ctx, type, path, next, getRawInput }) => {
     const principal = ctx.principal;
     if (principal === null) {
       // Anonymous reads are too noisy to log (every expired tab polls); attempted changes are not.
@@ -129,6 +183,7 @@ function requireRole(required: TRole) {
         await recordRefusal(ctx.db, {
           principal,
           action: path,
+          target: await refusalTarget(getRawInput),
           ip: ctx.request.ip,
           reason: "unauthenticated",
         });
@@ -139,6 +194,7 @@ function requireRole(required: TRole) {
       await recordRefusal(ctx.db, {
         principal,
         action: path,
+        target: await refusalTarget(getRawInput),
         ip: ctx.request.ip,
         reason: "role",
         detail: { required, role: principal.role },
