@@ -1,11 +1,7 @@
 import { z } from "zod";
+import { ZRecoveryPolicy, type RecoveryPolicy } from "../recovery/recovery-policy";
 import { isStrategy, type AnyStrategy } from "./strategy";
 import { ZTrigger, type Trigger, type TriggerInput } from "./trigger";
-
-/** What recovery does with an orphaned episode of this expectation (SPEC section 5). */
-export const RECOVERY_POLICIES = ["fail", "restart"] as const;
-export const ZRecoveryPolicy = z.enum(RECOVERY_POLICIES);
-export type RecoveryPolicy = z.infer<typeof ZRecoveryPolicy>;
 
 /** What happens when an actor's queue is full (SPEC section 12). */
 export const EPISODE_OVERFLOWS = ["queue", "drop", "shed_oldest"] as const;

@@ -1,10 +1,10 @@
 import { CycliumError } from "../errors/index";
 import { silentLogger, type Logger } from "../telemetry/index";
+import type { RecoveryPolicy } from "../recovery/recovery-policy";
 import {
   findExpectation,
   type ActorDefinition,
   type ExpectationDefinition,
-  type RecoveryPolicy,
 } from "./actor-definition";
 import type { AnyStrategy } from "./strategy";
 import type { StrategyRegistry } from "./strategy-registry";

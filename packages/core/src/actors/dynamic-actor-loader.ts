@@ -75,7 +75,7 @@ export class DynamicActorLoader {
   }
 
   async #reloadOnce(): Promise<void> {
-    const rows = await loadAgentDefinitions(this.#db);
+    const rows = await loadAgentDefinitions({}, this.#db);
     if (this.#stopped) return;
     const known = new Map<string, { fingerprint: string; definition: ActorDefinition | null }>();
     for (const row of rows) {

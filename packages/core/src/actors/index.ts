@@ -3,12 +3,10 @@
 export {
   DEFAULT_MAX_CONCURRENT_EPISODES,
   EPISODE_OVERFLOWS,
-  RECOVERY_POLICIES,
   ZActorDefinition,
   ZBudget,
   ZEpisodeOverflow,
   ZExpectation,
-  ZRecoveryPolicy,
   findExpectation,
   runsOnStack,
   type ActorDefinition,
@@ -18,9 +16,14 @@ export {
   type EpisodeOverflow,
   type ExpectationDefinition,
   type ExpectationInput,
-  type RecoveryPolicy,
   type StrategyRef,
 } from "./actor-definition";
+// What recovery does with an orphaned episode of an expectation: declared by recovery.
+export {
+  RECOVERY_POLICIES,
+  ZRecoveryPolicy,
+  type RecoveryPolicy,
+} from "../recovery/recovery-policy";
 export { defineActor, parseActorDefinition } from "./define-actor";
 export {
   ActorRegistry,
@@ -31,7 +34,11 @@ export {
 } from "./actor-registry";
 export { StrategyRegistry } from "./strategy-registry";
 export { DynamicActorLoader, type DynamicActorLoaderOptions } from "./dynamic-actor-loader";
-export { loadAgentDefinitions, type AgentDefinitionRow } from "./load-agent-definitions";
+export {
+  loadAgentDefinitions,
+  type AgentDefinitionRow,
+  type LoadAgentDefinitionsOptions,
+} from "./load-agent-definitions";
 export {
   done,
   fail,

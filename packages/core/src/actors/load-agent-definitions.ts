@@ -10,13 +10,27 @@ export interface AgentDefinitionRow {
   updated_at: Date;
 }
 
-/** The enabled dynamic actor definitions; disabled rows are as good as deleted for a node. */
-export async function loadAgentDefinitions(db: Queryable): Promise<AgentDefinitionRow[]> {
+export interface LoadAgentDefinitionsOptions {
+  /** Only these actors (recovery looks up the dynamic actors among a sweep's orphans). */
+  identifiers?: readonly string[] | undefined;
+}
+
+/**
+ * The enabled dynamic actor definitions; disabled rows are as good as deleted for a node, and
+ * for recovery too (an orphan of a disabled actor is failed as an unknown actor's, never
+ * restarted into an actor no node runs). One query for any number of identifiers.
+ */
+export async function loadAgentDefinitions(
+  options: LoadAgentDefinitionsOptions,
+  db: Queryable,
+): Promise<AgentDefinitionRow[]> {
+  if (options.identifiers?.length === 0) return [];
   const { rows } = await db.query<AgentDefinitionRow>(
     `SELECT id, identifier, max_concurrent_episodes, expectations, stacks, updated_at
        FROM cyclium_agent_definitions
-      WHERE enabled
+      WHERE enabled AND ($1::text[] IS NULL OR identifier = ANY($1::text[]))
       ORDER BY identifier`,
+    [options.identifiers ?? null],
   );
   return rows;
 }

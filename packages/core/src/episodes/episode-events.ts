@@ -14,29 +14,36 @@ export const EPISODE_EVENT_TOPICS = {
   cancelled: "episode.cancelled",
 } as const;
 
-export const ZEpisodeEvent = z.object({
-  episodeId: z.string(),
-  actorId: z.string(),
-  expectationId: z.string(),
-  status: z.enum(["completed", "failed", "cancelled"]),
-  errorClass: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  workflowInstanceId: z.string().nullable(),
-  workflowStep: z.string().nullable(),
-  sourceEnv: z.string().nullable(),
-});
+export const TERMINAL_EPISODE_STATUSES = ["completed", "failed", "cancelled"] as const;
+export type TerminalEpisodeStatus = (typeof TERMINAL_EPISODE_STATUSES)[number];
 
 /**
- * The payload. No `result`: it can be large and the bus is for signalling, so a subscriber that
- * needs it loads the episode.
+ * The payload of `episode.completed` / `episode.failed` / `episode.cancelled`, one schema for
+ * the publisher (episodeEvent below) and the receivers (the workflow engine). No `result`: it
+ * can be large and the bus is for signalling, so a subscriber that needs it loads the episode.
+ * Parsed loosely, because an engine of an older release must not drop a newer runner's events
+ * over a field it does not know, and replays from reconciliation or recovery carry the same
+ * fields.
  */
+export const ZEpisodeEvent = z
+  .object({
+    episodeId: z.string().min(1),
+    actorId: z.string().min(1),
+    expectationId: z.string().min(1),
+    workflowInstanceId: z.string().nullish(),
+    workflowStep: z.string().nullish(),
+    status: z.enum(TERMINAL_EPISODE_STATUSES),
+    result: z.unknown().optional(),
+    errorClass: z.string().nullish(),
+    errorMessage: z.string().nullish(),
+    sourceEnv: z.string().nullish(),
+  })
+  .loose();
 export type TEpisodeEvent = z.infer<typeof ZEpisodeEvent>;
 
 const MAX_EVENT_MESSAGE = 1_000;
 
-export function episodeEvent(
-  episode: Episode & { status: TEpisodeEvent["status"] },
-): TEpisodeEvent {
+export function episodeEvent(episode: Episode & { status: TerminalEpisodeStatus }): TEpisodeEvent {
   return {
     episodeId: episode.id,
     actorId: episode.actorId,

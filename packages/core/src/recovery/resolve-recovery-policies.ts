@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/index";
 import type { OrphanFailReason } from "./fail-orphaned-episodes";
-import { loadAgentDefinitions } from "./load-agent-definitions";
+import { loadAgentDefinitions } from "../actors/load-agent-definitions";
 import {
   policyFromDefinition,
   type OrphanedEpisode,
@@ -47,7 +47,7 @@ export async function resolveRecoveryPolicies(
 
   const actorIds = [...new Set(unresolved.map((episode) => episode.actorId))];
   const definitions = new Map(
-    (await loadAgentDefinitions(actorIds, options.db)).map((row) => [
+    (await loadAgentDefinitions({ identifiers: actorIds }, options.db)).map((row) => [
       row.identifier,
       row.expectations,
     ]),

@@ -1,4 +1,5 @@
 import { Cron } from "croner";
+import { isValidTimezone } from "../actors/validate-schedule";
 import { CycliumError } from "../errors/index";
 
 /**
@@ -57,14 +58,5 @@ export class CronSchedule {
     // previousRuns looks strictly before its reference; nudge it so `at` itself counts.
     const [latest] = this.#cron.previousRuns(1, new Date(at.getTime() + 1));
     return latest ?? null;
-  }
-}
-
-export function isValidTimezone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
   }
 }

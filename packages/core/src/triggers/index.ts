@@ -17,7 +17,8 @@ export {
   type TriggerPollArgs,
   type TriggerPollResult,
 } from "./trigger-definition";
-export { CronSchedule, isValidTimezone } from "./cron-schedule";
+export { CronSchedule } from "./cron-schedule";
+export { isValidTimezone } from "../actors/validate-schedule";
 export { TriggerRegistry } from "./trigger-registry";
 export {
   DEFAULT_TRIGGER_TICK_MS,

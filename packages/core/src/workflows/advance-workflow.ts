@@ -36,7 +36,7 @@ export function initialTransition(definition: WorkflowDefinition, now: Date): Wo
   return startReady(definition, { status: "running", steps }, now, null);
 }
 
-export interface EpisodeEnd {
+export interface StepEpisodeEnd {
   step: string;
   episodeId: string | null;
   status: TerminalEpisodeStatus;
@@ -47,7 +47,7 @@ export interface EpisodeEnd {
 export function applyEpisodeEnd(
   definition: WorkflowDefinition,
   snapshot: WorkflowSnapshot,
-  end: EpisodeEnd,
+  end: StepEpisodeEnd,
   now: Date,
 ): WorkflowTransition | null {
   if (isTerminalInstanceStatus(snapshot.status)) return null;

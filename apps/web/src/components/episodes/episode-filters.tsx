@@ -1,10 +1,10 @@
 "use client";
 
+import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
 import { useQuery } from "@tanstack/react-query";
 import { useUrlState, useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 
-export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export const TRIGGER_TYPES = ["event", "schedule", "poll", "manual", "workflow"] as const;
 
 /** Relative windows, resolved to the minute so the query key stays stable while polling. */

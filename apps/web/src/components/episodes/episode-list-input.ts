@@ -3,7 +3,8 @@
 import { usePageInput } from "@/components/ui/pager";
 import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TEpisodeListInput } from "@/server/trpc/routers/episodes.schema";
-import { EPISODE_STATUSES, isTimeRange, TIME_RANGES, TRIGGER_TYPES } from "./episode-filters";
+import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
+import { isTimeRange, TIME_RANGES, TRIGGER_TYPES } from "./episode-filters";
 
 const oneOf = <T extends string>(values: readonly T[], value: string | undefined): T | undefined =>
   values.find((candidate) => candidate === value);

@@ -1,8 +1,8 @@
+import { EPISODE_STATUSES, type EpisodeStatus } from "@cyclium/core/episodes";
 import { envScopeSql, SqlParams } from "@cyclium/core/scope";
 import type { TQueryable } from "./queryable";
 
-export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
-export type TEpisodeStatus = (typeof EPISODE_STATUSES)[number];
+type TEpisodeStatus = EpisodeStatus;
 
 export type TEpisodeStatusCounts = Record<TEpisodeStatus, number> & {
   total: number;

@@ -1,0 +1,200 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+/**
+ * The source of packages/core read with the TypeScript compiler (no emit): its files, the
+ * imports between them and the names its `index.ts` files export. Used by the architecture tests
+ * (no import cycles, no duplicate exported names) and runnable on another checkout of the tree.
+ */
+export interface CoreModules {
+  root: string;
+  files: string[];
+  program: ts.Program;
+}
+
+const IS_TEST = /\.(integration\.)?test\.ts$/;
+
+export function loadCoreModules(root: string): CoreModules {
+  const files = listSourceFiles(root).filter((file) => !IS_TEST.test(file));
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  });
+  return { root, files, program };
+}
+
+function listSourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules") continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listSourceFiles(full));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(full);
+  }
+  return out.sort();
+}
+
+/**
+ * Runtime imports between core's files (`import type` and `export type` left out: they vanish
+ * at run time and cannot make a module see another one half-initialised).
+ */
+export function runtimeImportGraph(
+  modules: CoreModules,
+  options: { withTypeImports?: boolean } = {},
+): Map<string, string[]> {
+  const inCore = new Set(modules.files);
+  const graph = new Map<string, string[]>();
+  for (const file of modules.files) {
+    const source = modules.program.getSourceFile(file);
+    const targets = new Set<string>();
+    if (source !== undefined) {
+      for (const statement of source.statements) {
+        const specifier = options.withTypeImports
+          ? anySpecifier(statement)
+          : runtimeSpecifier(statement);
+        if (specifier === undefined) continue;
+        const resolved = ts.resolveModuleName(
+          specifier,
+          file,
+          modules.program.getCompilerOptions(),
+          ts.sys,
+        ).resolvedModule?.resolvedFileName;
+        if (resolved !== undefined && inCore.has(resolved)) targets.add(resolved);
+      }
+    }
+    graph.set(file, [...targets].sort());
+  }
+  return graph;
+}
+
+function anySpecifier(statement: ts.Statement): string | undefined {
+  if (
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+    statement.moduleSpecifier !== undefined &&
+    ts.isStringLiteral(statement.moduleSpecifier)
+  ) {
+    return statement.moduleSpecifier.text;
+  }
+  return undefined;
+}
+
+function runtimeSpecifier(statement: ts.Statement): string | undefined {
+  if (ts.isImportDeclaration(statement)) {
+    const clause = statement.importClause;
+    if (clause?.isTypeOnly) return undefined;
+    const named = clause?.namedBindings;
+    // `import { type A, type B }` with nothing else is erased too.
+    if (
+      clause !== undefined &&
+      clause.name === undefined &&
+      named !== undefined &&
+      ts.isNamedImports(named) &&
+      named.elements.length > 0 &&
+      named.elements.every((element) => element.isTypeOnly)
+    ) {
+      return undefined;
+    }
+    return ts.isStringLiteral(statement.moduleSpecifier)
+      ? statement.moduleSpecifier.text
+      : undefined;
+  }
+  if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined) {
+    if (statement.isTypeOnly) return undefined;
+    const clause = statement.exportClause;
+    if (
+      clause !== undefined &&
+      ts.isNamedExports(clause) &&
+      clause.elements.length > 0 &&
+      clause.elements.every((element) => element.isTypeOnly)
+    ) {
+      return undefined;
+    }
+    return ts.isStringLiteral(statement.moduleSpecifier)
+      ? statement.moduleSpecifier.text
+      : undefined;
+  }
+  return undefined;
+}
+
+/** The strongly connected components of more than one file (each one an import circle). */
+export function importCycles(graph: Map<string, string[]>): string[][] {
+  // Tarjan's algorithm, iterative enough for a few hundred files.
+  let index = 0;
+  const indices = new Map<string, number>();
+  const lowlinks = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    indices.set(node, index);
+    lowlinks.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indices.has(next)) {
+        visit(next);
+        lowlinks.set(node, Math.min(lowlinks.get(node) ?? 0, lowlinks.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        lowlinks.set(node, Math.min(lowlinks.get(node) ?? 0, indices.get(next) ?? 0));
+      }
+    }
+    if (lowlinks.get(node) === indices.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!indices.has(node)) visit(node);
+  return components;
+}
+
+/**
+ * Names exported by more than one module of core that stand for different declarations (the
+ * same declaration re-exported from two faces is one name, not a duplicate). `faces` looks at
+ * the `index.ts` files only; `all` at every module, so two files exporting a `cancelEpisode`
+ * of their own count even when only one of them reaches an index.
+ */
+export function duplicateExportedNames(
+  modules: CoreModules,
+  scope: "faces" | "all" = "all",
+): Map<string, string[]> {
+  const checker = modules.program.getTypeChecker();
+  const declarationsByName = new Map<string, Set<string>>();
+  for (const file of modules.files) {
+    if (scope === "faces" && path.basename(file) !== "index.ts") continue;
+    // Test fixtures imitate user modules, whose export names (`default`, `createWorkClaims`,
+    // `deployment`) are dictated by the loader they test.
+    if (scope === "all" && file.split(path.sep).includes("testing")) continue;
+    const source = modules.program.getSourceFile(file);
+    const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+    if (moduleSymbol === undefined) continue;
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+      if (exported.name === "default") continue;
+      const target =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const declaration = target.declarations?.[0];
+      if (declaration === undefined) continue;
+      const where = `${path.relative(modules.root, declaration.getSourceFile().fileName)}`;
+      const seen = declarationsByName.get(exported.name) ?? new Set<string>();
+      seen.add(`${where}#${target.name}`);
+      declarationsByName.set(exported.name, seen);
+    }
+  }
+  const duplicates = new Map<string, string[]>();
+  for (const [name, declarations] of declarationsByName) {
+    if (declarations.size > 1) duplicates.set(name, [...declarations].sort());
+  }
+  return duplicates;
+}
