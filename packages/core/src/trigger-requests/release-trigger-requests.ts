@@ -17,3 +17,29 @@ export async function releaseTriggerRequests(
   );
   return rowCount ?? 0;
 }
+
+/**
+ * Requests this node claimed that no dispatch of this process holds, whose episode never started:
+ * put back to `pending`. They are what a database restart leaves behind on a live node: a claim
+ * statement that committed with its reply lost, or a release that failed after a dispatch did not
+ * run. The node is alive, so the release of gone nodes' requests never touches them, and without
+ * this they stayed `claimed` for good (found by the fault suite's database-restart scenario).
+ * Requests claimed within `minClaimAgeMs` are left alone: the claim that took them may still be
+ * on its way back.
+ */
+export async function releaseStrandedTriggerRequests(
+  options: { node: string; held: readonly string[]; minClaimAgeMs: number },
+  db: Queryable,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE cyclium_trigger_requests r
+        SET status = 'pending', claimed_by = NULL, claimed_at = NULL, updated_at = now()
+      WHERE r.status = 'claimed' AND r.claimed_by = $1
+        AND NOT (r.id = ANY($2::bigint[]))
+        AND r.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
+        AND EXISTS (SELECT 1 FROM cyclium_episodes e
+                     WHERE e.id = r.episode_id AND e.status = 'pending')`,
+    [options.node, options.held, options.minClaimAgeMs],
+  );
+  return rowCount ?? 0;
+}

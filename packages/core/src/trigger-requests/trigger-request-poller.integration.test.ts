@@ -260,4 +260,41 @@ describe("TriggerRequestPoller", () => {
     await vi.waitFor(() => expect(dispatched.map((d) => d.actorId)).toEqual(["b", "b"]));
     expect(await poller.pollOnce()).toBe(0);
   });
+
+  it("puts back requests it claimed but does not hold (a claim whose reply a restart lost), not the ones it runs", async () => {
+    const modes = new ModeController({ nodeIdentity: "full-3", baseMode: "full" });
+    // A dispatch that never settles: its request stays held while maintenance runs.
+    const dispatched: string[] = [];
+    const host: PollerHost = {
+      actorIds: () => ["a"],
+      freeCapacity: () => (dispatched.length === 0 ? 1 : 0),
+      dispatch: (_episode: Episode, opts) => {
+        dispatched.push(opts.triggerRequestId);
+        return { ok: true, settled: new Promise(() => undefined) };
+      },
+      onSlotFreed: () => () => undefined,
+    };
+    const [held, stranded] = await defer(writer(), "a", 2);
+    const poller = await startPoller(host, modes);
+    await vi.waitFor(() => expect(dispatched).toEqual([held]));
+    // This node is alive (so the release of gone nodes' requests leaves both alone); the stranded
+    // request was claimed by it a minute ago and is in no dispatch of this process.
+    await db.pool.query(
+      `INSERT INTO cyclium_nodes (identity, kind, mode, started_at, last_seen_at)
+       VALUES ('full-3', 'worker', 'full', now() - interval '1 hour', now())`,
+    );
+    await db.pool.query(
+      `UPDATE cyclium_trigger_requests SET status = 'claimed', claimed_by = 'full-3',
+              claimed_at = now() - interval '1 minute' WHERE id IN ($1, $2)`,
+      [held, stranded],
+    );
+    await poller.runMaintenance();
+    const rows = await db.pool.query<{ id: string; status: string }>(
+      "SELECT id::text, status FROM cyclium_trigger_requests ORDER BY id",
+    );
+    expect(rows.rows).toEqual([
+      { id: held, status: "claimed" },
+      { id: stranded, status: "pending" },
+    ]);
+  });
 });

@@ -8,7 +8,7 @@ import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigge
 import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 import { expireTriggerRequests } from "./expire-trigger-requests";
 import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
-import { releaseTriggerRequests } from "./release-trigger-requests";
+import { releaseStrandedTriggerRequests, releaseTriggerRequests } from "./release-trigger-requests";
 import { RequestSettler } from "./request-settler";
 import {
   TRIGGER_REQUESTS_CHANNEL,
@@ -86,6 +86,8 @@ export class TriggerRequestPoller {
   /** Actors whose last claim used all their free slots: a freed slot re-polls for them. */
   readonly #backlogged = new Set<string>();
   readonly #inFlight = new Set<Promise<void>>();
+  /** Ids of the requests dispatched here and not yet settled. */
+  readonly #held = new Set<string>();
   #stopped = false;
   #failing = false;
 
@@ -139,8 +141,19 @@ export class TriggerRequestPoller {
       db,
     );
     if (released > 0) logger.warn({ released }, "released requests claimed by nodes that are gone");
+    const stranded = await releaseStrandedTriggerRequests(
+      {
+        node: this.#o.nodeIdentity,
+        held: [...this.#held],
+        minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS,
+      },
+      db,
+    );
+    if (stranded > 0) {
+      logger.warn({ released: stranded }, "released requests this node claimed but does not hold");
+    }
     await completeSettledTriggerRequests(db);
-    if (released > 0) this.wake();
+    if (released + stranded > 0) this.wake();
   }
 
   /** Stops polling; requests already dispatched keep running and are completed as they finish. */
@@ -285,7 +298,11 @@ export class TriggerRequestPoller {
         // The maintenance pass completes or releases it later.
         logger.warn({ err, request_id: request.id }, "could not settle trigger request");
       })
-      .finally(() => this.#inFlight.delete(settle));
+      .finally(() => {
+        this.#inFlight.delete(settle);
+        this.#held.delete(request.id);
+      });
+    this.#held.add(request.id);
     this.#inFlight.add(settle);
     return true;
   }
