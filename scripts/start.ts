@@ -134,10 +134,11 @@ async function waitForHttp(url: string, timeoutMs = 120_000) {
 function webBuildIsStale(): boolean {
   const buildId = path.join(repoRoot, "apps/web/.next/BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
-  // Built for another CYCLIUM_DEPLOYMENT: the console would refuse to start its node.
+  // Built for another CYCLIUM_DEPLOYMENT: the console would refuse to start its node. A build
+  // this script did not make (no marker) was made for the default unless told otherwise.
   const marker = fs.existsSync(builtDeploymentMarker)
     ? fs.readFileSync(builtDeploymentMarker, "utf8")
-    : undefined;
+    : "@cyclium/demo";
   if (marker !== deploymentSetting) return true;
   const builtAt = fs.statSync(buildId).mtimeMs;
   // The console bundles the deployment (SPEC section 13): editing it rebuilds the console too.
