@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/index";
-import type { FencedFindingResult, StrategyFindingInput } from "../runtime/fenced-findings";
+import type { FencedFindingResult, StrategyFindingInput } from "../findings/strategy-finding";
 import type { Logger } from "../telemetry/index";
 
 /** What one step consumed. `turns` defaults to 1 per step, `tokens` to 0. */

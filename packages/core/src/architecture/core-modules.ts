@@ -1,10 +1,10 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
 /**
  * The source of packages/core read with the TypeScript compiler (no emit): its files, the
- * imports between them and the names its `index.ts` files export. Used by the architecture tests
+ * imports between them and the names its modules export. Used by the architecture tests
  * (no import cycles, no duplicate exported names) and runnable on another checkout of the tree.
  */
 export interface CoreModules {
@@ -15,17 +15,35 @@ export interface CoreModules {
 
 const IS_TEST = /\.(integration\.)?test\.ts$/;
 
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2023,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  noEmit: true,
+  skipLibCheck: true,
+  // Names and imports only: no lib.d.ts, no @types.
+  noLib: true,
+  types: [],
+};
+
+/** Core's source files, tests left out. */
+export function listCoreFiles(root: string): string[] {
+  return listSourceFiles(root).filter((file) => !IS_TEST.test(file));
+}
+
+/** A program over core's files, for questions that need the type checker. */
 export function loadCoreModules(root: string): CoreModules {
-  const files = listSourceFiles(root).filter((file) => !IS_TEST.test(file));
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2023,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  });
-  return { root, files, program };
+  const files = listCoreFiles(root);
+  const host = ts.createCompilerHost(COMPILER_OPTIONS);
+  // Only core's own files: a package (zod, pg) is left unresolved, which changes no name core
+  // declares and keeps the check to a few seconds instead of type-loading node_modules.
+  host.resolveModuleNameLiterals = (literals, containingFile) =>
+    literals.map((literal) =>
+      literal.text.startsWith(".")
+        ? ts.resolveModuleName(literal.text, containingFile, COMPILER_OPTIONS, host)
+        : { resolvedModule: undefined },
+    );
+  return { root, files, program: ts.createProgram(files, COMPILER_OPTIONS, host) };
 }
 
 function listSourceFiles(dir: string): string[] {
@@ -44,28 +62,23 @@ function listSourceFiles(dir: string): string[] {
  * at run time and cannot make a module see another one half-initialised).
  */
 export function runtimeImportGraph(
-  modules: CoreModules,
+  files: readonly string[],
   options: { withTypeImports?: boolean } = {},
 ): Map<string, string[]> {
-  const inCore = new Set(modules.files);
+  const inCore = new Set(files);
   const graph = new Map<string, string[]>();
-  for (const file of modules.files) {
-    const source = modules.program.getSourceFile(file);
+  for (const file of files) {
+    // Parsing alone is enough here (no program, no checker): a few hundred ms for all of core.
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2023);
     const targets = new Set<string>();
-    if (source !== undefined) {
-      for (const statement of source.statements) {
-        const specifier = options.withTypeImports
-          ? anySpecifier(statement)
-          : runtimeSpecifier(statement);
-        if (specifier === undefined) continue;
-        const resolved = ts.resolveModuleName(
-          specifier,
-          file,
-          modules.program.getCompilerOptions(),
-          ts.sys,
-        ).resolvedModule?.resolvedFileName;
-        if (resolved !== undefined && inCore.has(resolved)) targets.add(resolved);
-      }
+    for (const statement of source.statements) {
+      const specifier = options.withTypeImports
+        ? anySpecifier(statement)
+        : runtimeSpecifier(statement);
+      if (specifier === undefined) continue;
+      const resolved = ts.resolveModuleName(specifier, file, COMPILER_OPTIONS, ts.sys)
+        .resolvedModule?.resolvedFileName;
+      if (resolved !== undefined && inCore.has(resolved)) targets.add(resolved);
     }
     graph.set(file, [...targets].sort());
   }

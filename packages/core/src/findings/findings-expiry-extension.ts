@@ -1,6 +1,28 @@
-import type { NodeExtension } from "../node/index";
+import type { WorkClaims } from "../claims/index";
+import type { Queryable } from "../db/index";
+import type { Logger, Telemetry } from "../telemetry/index";
 import { startRecoveryTimer } from "../recovery/recovery-timer";
 import { sweepExpiredFindings } from "./sweep-expired-findings";
+
+/**
+ * What the sweep needs of the node it runs on: a slice of node/'s CycliumNodeContext, declared
+ * here so that findings does not import node/ (which imports the runtime, which imports
+ * findings: an import circle).
+ */
+export interface FindingsExpiryNode {
+  readonly db: Queryable;
+  readonly claims: WorkClaims;
+  readonly nodeIdentity: string;
+  readonly leaseSeconds: number;
+  readonly logger: Logger;
+  readonly telemetry: Telemetry;
+}
+
+/** A NodeExtension (node/node-extension.ts), structurally. */
+export interface FindingsExpiryExtension {
+  readonly name: string;
+  start(node: FindingsExpiryNode): { stop(): void | Promise<void> };
+}
 
 export interface FindingsExpiryExtensionOptions {
   /** Between the end of one sweep and the start of the next (default 30 s). */
@@ -17,7 +39,7 @@ export interface FindingsExpiryExtensionOptions {
  */
 export function findingsExpiryExtension(
   options: FindingsExpiryExtensionOptions = {},
-): NodeExtension {
+): FindingsExpiryExtension {
   const intervalMs = options.intervalMs ?? 30_000;
   return {
     name: "findings-expiry",

@@ -24,5 +24,8 @@ export {
 } from "./sweep-expired-findings";
 export {
   findingsExpiryExtension,
+  type FindingsExpiryExtension,
   type FindingsExpiryExtensionOptions,
+  type FindingsExpiryNode,
 } from "./findings-expiry-extension";
+export type { FencedFindingResult, StrategyFindingInput } from "./strategy-finding";

@@ -1,5 +1,5 @@
 import type { Episode } from "../episodes/index";
-import type { EpisodeRunResult } from "./local-runner";
+import type { EpisodeRunResult } from "./episode-run-result";
 
 /** How a queued episode ended up, from the host's point of view. */
 export type QueuedEpisodeResult =

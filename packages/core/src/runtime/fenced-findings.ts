@@ -5,19 +5,11 @@ import { fenceCte } from "../episodes/fence-cte";
 import {
   clearFinding,
   raiseFinding,
-  type Finding,
-  type RaiseFindingOptions,
+  type FencedFindingResult,
+  type StrategyFindingInput,
 } from "../findings/index";
 
-/** What a strategy passes to `ctx.raiseFinding`: the episode and env come from the run. */
-export type StrategyFindingInput = Omit<RaiseFindingOptions, "episode" | "env">;
-
-export type FencedFindingResult =
-  | { written: true; finding: Finding }
-  /** Nothing to clear (no active finding with that key in the episode's env). */
-  | { written: false; reason: "not_found" }
-  /** This node no longer holds the episode's claim: nothing was written. */
-  | { written: false; reason: "fenced" };
+export type { FencedFindingResult, StrategyFindingInput };
 
 /**
  * Locks the claim row FOR SHARE and runs `write` in the same transaction, only while the claim is

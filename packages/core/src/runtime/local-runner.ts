@@ -14,6 +14,7 @@ import type { Episode } from "../episodes/index";
 import { startEpisode } from "../episodes/start-episode";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
+import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { LeaseReckoning } from "./lease-reckoning";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
@@ -45,18 +46,7 @@ export interface RunEpisodeOptions {
   triggerRequestId?: string;
 }
 
-/** What running one episode here came to. */
-export type EpisodeRunResult =
-  /** `requestCompleted`: its trigger request was marked completed in the same statement. */
-  | { status: "completed" | "failed"; episode: Episode; requestCompleted?: true }
-  /** Another node holds the episode's claim (it runs it, or recovery is at it). */
-  | { status: "busy" }
-  /** The episode was no longer pending (cancelled, expired, started elsewhere). */
-  | { status: "not_pending" }
-  /** Left `running`: the claim was lost, the node stopped, or a write was fenced. */
-  | { status: "left_running"; reason: "aborted" | "fenced" | "interrupted" }
-  /** The database failed under us; the episode is left for recovery. */
-  | { status: "error"; error: unknown };
+export type { EpisodeRunResult };
 
 /** Thrown inside the claim so that runWithClaim marks the claim `failed`, not `done`. */
 class LeftRunning extends Error {

@@ -3,8 +3,12 @@ import type { Bus } from "../bus/index";
 import type { Episode } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import type { BatchedEpisodeWrites } from "./batched-episode-writes";
-import { EPISODE_EVENT_TOPICS, episodeEvent, publishEpisodeEvent } from "../episodes/episode-events";
-import type { EpisodeRunResult } from "./local-runner";
+import {
+  EPISODE_EVENT_TOPICS,
+  episodeEvent,
+  publishEpisodeEvent,
+} from "../episodes/episode-events";
+import type { EpisodeRunResult } from "./episode-run-result";
 import type { StepLoopOutcome } from "./run-step-loop";
 import { retryTransient, type WriteRetryOptions } from "./write-retry";
 
