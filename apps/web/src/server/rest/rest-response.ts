@@ -15,7 +15,7 @@ export type TRestErrorCode =
   | "internal";
 
 // Automation must never see a cached answer to a live question.
-const HEADERS = { "cache-control": "no-store" };
+const HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
 
 export function restJson(body: unknown, status = 200): Response {
   return Response.json(body, { status, headers: HEADERS });
