@@ -3,6 +3,7 @@
 export * as actors from "./actors/index";
 export * as bus from "./bus/index";
 export * as claims from "./claims/index";
+export * as client from "./client/index";
 export * as db from "./db/index";
 export * as deployment from "./deployment/index";
 export * as episodes from "./episodes/index";
@@ -28,3 +29,9 @@ export {
   type DeploymentInput,
 } from "./deployment/index";
 export { runWorker, type RunWorkerOptions } from "./worker/index";
+export {
+  createClient,
+  type ClientConnection,
+  type CreateClientOptions,
+  type CycliumClient,
+} from "./client/index";

@@ -32,20 +32,37 @@ export const ZStrategyRef = z.union([
 ]);
 export type StrategyRef = z.infer<typeof ZStrategyRef>;
 
+/** An expectation's input schema: a zod schema (only code declares one; the database cannot). */
+export const ZInputSchema = z.custom<z.ZodType>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { safeParse?: unknown }).safeParse === "function",
+  "must be a zod schema",
+);
+
 export const ZExpectation = z.strictObject({
   id: ZIdentifier,
   strategy: ZStrategyRef,
   trigger: ZTrigger,
   recoveryPolicy: ZRecoveryPolicy.default("fail"),
   budget: ZBudget.default({}),
+  input: ZInputSchema.optional(),
 });
 
-export interface ExpectationDefinition {
-  readonly id: string;
+/**
+ * `Id` and `Input` carry what `defineActor` saw to the type level, so a client typed by the
+ * deployment knows each expectation's id and the input it takes; they default to the loose
+ * types every runtime path uses.
+ */
+export interface ExpectationDefinition<Id extends string = string, Input = unknown> {
+  readonly id: Id;
   readonly strategy: StrategyRef;
   readonly trigger: Trigger;
   readonly recoveryPolicy: RecoveryPolicy;
   readonly budget: Budget;
+  /** Validates a fire's input before the episode is created (by `createClient`). */
+  readonly input?: z.ZodType<unknown, Input> | undefined;
 }
 
 /** What `defineActor` accepts: defaults may be left out. */
@@ -55,7 +72,16 @@ export interface ExpectationInput {
   trigger: TriggerInput;
   recoveryPolicy?: RecoveryPolicy;
   budget?: Budget;
+  /** A zod schema of the input a fire must carry; checked by `createClient` before it fires. */
+  input?: z.ZodType | undefined;
 }
+
+/** The typed definition of one declared expectation (distributes over a union). */
+export type ExpectationDefinitionOf<E> = E extends { id: infer Id extends string }
+  ? E extends { input: infer S extends z.ZodType }
+    ? ExpectationDefinition<Id, z.input<S>>
+    : ExpectationDefinition<Id>
+  : never;
 
 export const DEFAULT_MAX_CONCURRENT_EPISODES = 4;
 
@@ -94,13 +120,16 @@ export const ZActorDefinition = z
 /** Where a definition came from: code (`defineActor`) or a cyclium_agent_definitions row. */
 export type ActorSource = "compiled" | "dynamic";
 
-export interface ActorDefinition {
-  readonly identifier: string;
+export interface ActorDefinition<
+  Id extends string = string,
+  E extends ExpectationDefinition = ExpectationDefinition,
+> {
+  readonly identifier: Id;
   readonly maxConcurrentEpisodes: number;
   readonly episodeOverflow: EpisodeOverflow;
   readonly maxQueuedEpisodes: number | undefined;
   readonly stacks: readonly string[];
-  readonly expectations: readonly ExpectationDefinition[];
+  readonly expectations: readonly E[];
   readonly source: ActorSource;
 }
 
@@ -109,8 +138,8 @@ export interface ActorInput {
   maxConcurrentEpisodes?: number;
   episodeOverflow?: EpisodeOverflow;
   maxQueuedEpisodes?: number;
-  stacks?: string[];
-  expectations: ExpectationInput[];
+  stacks?: readonly string[];
+  expectations: readonly ExpectationInput[];
 }
 
 /** True when the actor runs on a node of `stack` (SPEC section 8, `stacks: [...]`). */

@@ -5,6 +5,7 @@ import {
   type ActorDefinition,
   type ActorInput,
   type ActorSource,
+  type ExpectationDefinitionOf,
 } from "./actor-definition";
 
 /**
@@ -12,8 +13,15 @@ import {
  * fires: an unknown trigger kind, a bad cron expression or time zone and duplicate expectation
  * ids all throw a CycliumError (`invalid_config`) naming the actor and the offending field.
  */
-export function defineActor(input: ActorInput): ActorDefinition {
-  return parseActorDefinition(input, "compiled");
+export function defineActor<const I extends ActorInput>(
+  input: I,
+): ActorDefinition<I["identifier"], ExpectationDefinitionOf<I["expectations"][number]>> {
+  // The parsed definition is the input with defaults filled in: ids and schemas are the ones the
+  // type names.
+  return parseActorDefinition(input, "compiled") as ActorDefinition<
+    I["identifier"],
+    ExpectationDefinitionOf<I["expectations"][number]>
+  >;
 }
 
 /** Shared with the dynamic actor loader, which gets its input from the database. */

@@ -15,6 +15,7 @@ export {
   type Budget,
   type EpisodeOverflow,
   type ExpectationDefinition,
+  type ExpectationDefinitionOf,
   type ExpectationInput,
   type StrategyRef,
 } from "./actor-definition";

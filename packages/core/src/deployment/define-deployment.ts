@@ -5,8 +5,10 @@ import { TriggerRegistry, type TriggerDefinition } from "../triggers/index";
 import { WorkflowRegistry, type WorkflowDefinition } from "../workflows/index";
 
 /** What `defineDeployment` accepts: a team's actors, strategies, workflows and triggers. */
-export interface DeploymentInput {
-  actors: readonly ActorDefinition[];
+export interface DeploymentInput<
+  A extends readonly ActorDefinition[] = readonly ActorDefinition[],
+> {
+  actors: A;
   /** By name, for dynamic actors (cyclium_agent_definitions) that name a strategy. */
   strategies?: Readonly<Record<string, AnyStrategy>> | undefined;
   workflows?: readonly WorkflowDefinition[] | undefined;
@@ -17,8 +19,9 @@ export interface DeploymentInput {
  * One deployment, declared once (SPEC section 13): every process (worker, console, CLI) loads
  * the same one, so they agree on what exists. The registries are built here, once.
  */
-export interface Deployment {
-  readonly actors: readonly ActorDefinition[];
+export interface Deployment<A extends readonly ActorDefinition[] = readonly ActorDefinition[]> {
+  /** Typed as declared, so `createClient<typeof deployment>` knows each actor's expectations. */
+  readonly actors: A;
   readonly strategies: Readonly<Record<string, AnyStrategy>>;
   readonly workflows: WorkflowRegistry;
   readonly triggers: TriggerRegistry;
@@ -121,7 +124,9 @@ const ZDeploymentInput = z
  * and that every workflow step names an actor and expectation of this deployment and every
  * trigger a workflow of it. A mistake stops the process at load, naming it.
  */
-export function defineDeployment(input: DeploymentInput): Deployment {
+export function defineDeployment<const A extends readonly ActorDefinition[]>(
+  input: DeploymentInput<A>,
+): Deployment<A> {
   const parsed = ZDeploymentInput.safeParse(input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
@@ -131,8 +136,8 @@ export function defineDeployment(input: DeploymentInput): Deployment {
   }
   const workflows = new WorkflowRegistry().register(...(input.workflows ?? []));
   const triggers = new TriggerRegistry().register(...(input.triggers ?? []));
-  const deployment: Deployment = {
-    actors: Object.freeze([...input.actors]),
+  const deployment: Deployment<A> = {
+    actors: Object.freeze([...input.actors]) as unknown as A,
     strategies: Object.freeze({ ...input.strategies }),
     workflows,
     triggers,

@@ -1,0 +1,61 @@
+import type { ActorDefinition, ExpectationDefinition } from "../actors/index";
+import type { Deployment } from "../deployment/index";
+import type { Episode } from "../episodes/index";
+import type { Execution } from "../triggers/index";
+
+/** The actors a deployment declares, as a union; any actor for an untyped client. */
+export type ActorOf<D extends Deployment> = D["actors"][number];
+
+export type ActorIdOf<D extends Deployment> = ActorOf<D>["identifier"];
+
+export type ExpectationOf<D extends Deployment, A extends string> =
+  Extract<ActorOf<D>, { identifier: A }> extends ActorDefinition<string, infer E> ? E : never;
+
+export type ExpectationIdOf<D extends Deployment, A extends string> = ExpectationOf<D, A>["id"];
+
+/** The input a fire carries: what the expectation's schema accepts, or anything without one. */
+export type InputOf<D extends Deployment, A extends string, E extends string> =
+  Extract<ExpectationOf<D, A>, { id: E }> extends ExpectationDefinition<string, infer I>
+    ? I
+    : unknown;
+
+/** `input` is required when the expectation's schema does not accept `undefined`. */
+type InputField<I> = unknown extends I
+  ? { input?: unknown }
+  : undefined extends I
+    ? { input?: I }
+    : { input: I };
+
+export type ClientFireOptions<D extends Deployment, A extends string, E extends string> = {
+  actorId: A;
+  expectationId: E;
+  /**
+   * Makes the fire idempotent (SPEC section 3): a second fire with the same key while the first
+   * episode is live (not archived) is `deduped`. Without one, every fire creates an episode.
+   */
+  idempotencyKey?: string | undefined;
+} & InputField<InputOf<D, A, E>>;
+
+export type ClientFireResult =
+  /** The episode is `pending` with its trigger request: a full-mode worker of its scope runs it. */
+  | { kind: "created"; episodeId: string; requestId: string; episode: Episode }
+  /** A live episode with this idempotency key exists. */
+  | { kind: "deduped"; dedupeKey: string };
+
+export type TriggerCommandResult<K extends "paused" | "resumed"> =
+  | { kind: K; tenantId: string; name: string }
+  | { kind: "not_found"; tenantId: string; name: string };
+
+export type ClientFireTriggerResult =
+  | { kind: "fired"; tenantId: string; name: string; executions: Execution[] }
+  /** An open firing with the same context already runs it (`allowConcurrent: false`). */
+  | { kind: "deduped"; tenantId: string; name: string }
+  | { kind: "not_found"; tenantId: string; name: string }
+  /** Paused, or its workflow is not in this client's deployment: `message` says which. */
+  | { kind: "conflict"; tenantId: string; name: string; message: string };
+
+export interface TriggerRef {
+  name: string;
+  /** The tenant (env) of the trigger; `default` is the env-less one. */
+  tenantId?: string | undefined;
+}

@@ -1,0 +1,235 @@
+import { hostname } from "node:os";
+import pg from "pg";
+import { createBusPublisher } from "../bus/index";
+import type { Deployment } from "../deployment/index";
+import {
+  archiveEpisode,
+  cancelEpisode,
+  retryEpisode,
+  type ArchiveEpisodeResult,
+  type CancelEpisodeResult,
+  type RetryEpisodeResult,
+} from "../episodes/index";
+import { isCycliumError } from "../errors/index";
+import { fireDedupeKey, parseFireRequest } from "../runtime/index";
+import { defaultTelemetry, silentLogger, type Logger } from "../telemetry/index";
+import { DeferredRunner, type DeferEpisodeInput } from "../trigger-requests/index";
+import {
+  DEFAULT_TENANT,
+  fireTrigger,
+  pauseTrigger,
+  resumeTrigger,
+  type WorkflowStarter,
+} from "../triggers/index";
+import { WorkflowEngine, WorkflowRegistry } from "../workflows/index";
+import type {
+  ActorIdOf,
+  ExpectationIdOf,
+  ClientFireOptions,
+  ClientFireResult,
+  ClientFireTriggerResult,
+  TriggerCommandResult,
+  TriggerRef,
+} from "./client-types";
+import { validateFire } from "./validate-fire";
+
+export type ClientConnection = { connectionString: string } | { pool: pg.Pool };
+
+export interface CreateClientOptions<D extends Deployment> {
+  /** Types `fire` by its actors and checks each fire against them (ids, input schemas). */
+  deployment?: D | undefined;
+  /** `source_node` of what the client writes; default `client:{hostname}:{pid}`. */
+  nodeIdentity?: string | undefined;
+  /** The scope of the episodes it creates: workers polling this stack and env run them. */
+  stack?: string | null | undefined;
+  env?: string | null | undefined;
+  /** Who the operator commands record (retry's `operator:{by}`, a pause's `paused_by`). */
+  by?: string | undefined;
+  logger?: Logger | undefined;
+}
+
+export interface CycliumClient<D extends Deployment = Deployment> {
+  /**
+   * Creates the episode `pending` with its trigger request, in one transaction, as a trigger-only
+   * node defers: a full-mode worker picks it up. Throws `invalid_input` (naming the field) for an
+   * actor, expectation or input the deployment does not accept.
+   */
+  fire: <A extends ActorIdOf<D>, E extends ExpectationIdOf<D, A>>(
+    options: ClientFireOptions<D, A, E>,
+  ) => Promise<ClientFireResult>;
+  /** Cancels a pending or running episode wherever it runs (publishes `episode.cancelled`). */
+  cancel(
+    episodeId: string,
+    options?: { reason?: string | undefined },
+  ): Promise<CancelEpisodeResult>;
+  /** Runs a failed or cancelled episode again as its next attempt. */
+  retry(episodeId: string): Promise<RetryEpisodeResult>;
+  /** Hides a finished episode and frees its dedupe key. */
+  archive(episodeId: string): Promise<ArchiveEpisodeResult>;
+  pauseTrigger(trigger: TriggerRef): Promise<TriggerCommandResult<"paused">>;
+  resumeTrigger(trigger: TriggerRef): Promise<TriggerCommandResult<"resumed">>;
+  /**
+   * Fires a trigger now, fanning out as a scheduled fire does: the client starts the workflow
+   * instances and defers their first steps; workers' engines advance them from there.
+   */
+  fireTrigger(
+    trigger: TriggerRef & { context?: Record<string, unknown> | undefined },
+  ): Promise<ClientFireTriggerResult>;
+  /** Sends a pending wake-up and ends the pool the client made (not one it was given). */
+  close(): Promise<void>;
+}
+
+/**
+ * A client for any process (a web handler, a script, a test) to fire, cancel, retry, archive and
+ * control triggers without running a node: no LISTEN connection, no timers, only a pool.
+ * `createClient(connection, { deployment })` infers the deployment's types, so firing an
+ * unknown actor or expectation, or input of the wrong shape, does not compile.
+ */
+export function createClient<D extends Deployment = Deployment>(
+  connection: ClientConnection,
+  options: CreateClientOptions<D> = {},
+): CycliumClient<D> {
+  const ownsPool = !("pool" in connection);
+  const pool =
+    "pool" in connection
+      ? connection.pool
+      : new pg.Pool({ connectionString: connection.connectionString, max: 4 });
+  const nodeIdentity = options.nodeIdentity ?? `client:${hostname()}:${process.pid}`;
+  const stack = options.stack ?? null;
+  const env = options.env ?? null;
+  const by = options.by ?? nodeIdentity;
+  const logger = options.logger ?? silentLogger;
+  const { deployment } = options;
+  const deferred = new DeferredRunner({
+    db: pool,
+    nodeIdentity,
+    stack,
+    env,
+    logger,
+    telemetry: defaultTelemetry,
+  });
+
+  const defer = async (episode: DeferEpisodeInput): Promise<ClientFireResult> => {
+    const result = await deferred.defer(episode);
+    return result.created
+      ? {
+          kind: "created",
+          episodeId: result.episode.id,
+          requestId: result.requestId,
+          episode: result.episode,
+        }
+      : { kind: "deduped", dedupeKey: result.dedupeKey };
+  };
+
+  // Workflow instances a trigger fire starts: created here, their root steps deferred like any
+  // fire (with the workflow dedupe key, so a replayed start dedupes); the workers' engines see
+  // the steps' events and advance the instance. The engine is never started: no subscription.
+  const engine = new WorkflowEngine({
+    db: pool,
+    registry: deployment?.workflows ?? new WorkflowRegistry(),
+    scope: { stack, env },
+    logger,
+    startStep: async (request) => {
+      const parsed = parseFireRequest(request);
+      const result = await defer({
+        actorId: parsed.actorId,
+        expectationId: parsed.expectationId,
+        triggerType: "workflow",
+        dedupeKey: fireDedupeKey(parsed, env),
+        input: parsed.input ?? {},
+        workflowInstanceId: parsed.workflowInstanceId ?? null,
+        workflowStep: parsed.workflowStep ?? null,
+      });
+      return result.kind === "created" ? { episodeId: result.episodeId } : { deduped: true };
+    },
+  });
+  const startWorkflow: WorkflowStarter = (request) => engine.startWorkflow(request);
+
+  return {
+    async fire(fireOptions) {
+      const request = validateFire(fireOptions, deployment);
+      const parsed = parseFireRequest({ ...request, triggerType: "manual" });
+      return defer({
+        actorId: parsed.actorId,
+        expectationId: parsed.expectationId,
+        triggerType: "manual",
+        dedupeKey: fireDedupeKey(parsed, env),
+        input: parsed.input ?? {},
+      });
+    },
+
+    cancel: (episodeId, cancelOptions = {}) =>
+      cancelEpisode(
+        {
+          episodeId,
+          reason: cancelOptions.reason ?? `Cancelled by ${by}.`,
+          bus: createBusPublisher({ db: pool, nodeIdentity }),
+          logger,
+        },
+        pool,
+      ),
+
+    retry: (episodeId) => retryEpisode({ episodeId, by, sourceNode: nodeIdentity }, pool),
+
+    archive: (episodeId) => archiveEpisode({ episodeId }, pool),
+
+    pauseTrigger: (trigger) =>
+      triggerCommand("paused", trigger, (tenantId) =>
+        pauseTrigger({ db: pool, tenantId, name: trigger.name, by }),
+      ),
+
+    resumeTrigger: (trigger) =>
+      triggerCommand("resumed", trigger, (tenantId) =>
+        resumeTrigger({ db: pool, tenantId, name: trigger.name }),
+      ),
+
+    async fireTrigger(trigger) {
+      const tenantId = trigger.tenantId ?? DEFAULT_TENANT;
+      const ref = { tenantId, name: trigger.name };
+      try {
+        const result = await fireTrigger({
+          db: pool,
+          tenantId,
+          name: trigger.name,
+          context: trigger.context,
+          firedBy: by,
+          startWorkflow,
+          triggers: deployment?.triggers,
+          workflows: deployment?.workflows,
+          logger,
+        });
+        return result.fired
+          ? { kind: "fired", ...ref, executions: result.executions }
+          : { kind: "deduped", ...ref };
+      } catch (error) {
+        if (isCycliumError(error, "not_found")) return { kind: "not_found", ...ref };
+        if (isCycliumError(error, "conflict")) {
+          return { kind: "conflict", ...ref, message: error.message };
+        }
+        throw error;
+      }
+    },
+
+    async close() {
+      engine.stop();
+      await deferred.flush();
+      if (ownsPool) await pool.end();
+    },
+  };
+}
+
+async function triggerCommand<K extends "paused" | "resumed">(
+  kind: K,
+  trigger: TriggerRef,
+  run: (tenantId: string) => Promise<unknown>,
+): Promise<TriggerCommandResult<K>> {
+  const tenantId = trigger.tenantId ?? DEFAULT_TENANT;
+  try {
+    await run(tenantId);
+    return { kind, tenantId, name: trigger.name };
+  } catch (error) {
+    if (isCycliumError(error, "not_found"))
+      return { kind: "not_found", tenantId, name: trigger.name };
+    throw error;
+  }
+}
