@@ -1,0 +1,137 @@
+import { createClient, type CycliumClient } from "@cyclium/core/client";
+import {
+  CLIENT_DEPLOYMENT_PATH,
+  CLIENT_TRIGGER,
+  CLIENT_WORKFLOW,
+  clientDeployment,
+} from "@cyclium/core/client/testing";
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { spawnWorker, WORKER_MAIN, type WorkerProcess } from "./testing/spawn-worker";
+
+// createClient from this process (no node, no LISTEN), a real worker process (apps/worker's
+// main.ts) running the client fixture deployment: what the client fires, the worker runs.
+let db: TestDatabase;
+let worker: WorkerProcess | undefined;
+let client: CycliumClient<typeof clientDeployment>;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  worker = spawnWorker({
+    identity: "client-worker",
+    entry: WORKER_MAIN,
+    env: {
+      DATABASE_URL: db.url,
+      CYCLIUM_DEPLOYMENT: CLIENT_DEPLOYMENT_PATH,
+      CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "500",
+    },
+  });
+  await worker.ready;
+  client = createClient({ connectionString: db.url }, { deployment: clientDeployment, by: "test" });
+}, 30_000);
+
+afterAll(async () => {
+  await client?.close();
+  await worker?.stop("SIGKILL");
+  await db?.drop();
+}, 20_000);
+
+async function statusOf(episodeId: string): Promise<{ status: string; attempt: number }> {
+  const { rows } = await db.pool.query<{ status: string; attempt: number }>(
+    "SELECT status, attempt FROM cyclium_episodes WHERE id = $1",
+    [episodeId],
+  );
+  return rows[0] ?? { status: "missing", attempt: 0 };
+}
+
+async function waitForStatus(episodeId: string, status: string): Promise<void> {
+  await vi.waitFor(async () => expect((await statusOf(episodeId)).status).toBe(status), {
+    timeout: 15_000,
+    interval: 100,
+  });
+}
+
+describe("createClient against a real worker", () => {
+  it("fires an episode that the worker runs to completion, and dedupes a repeat", async () => {
+    const fired = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 2 },
+      idempotencyKey: "order-1",
+    });
+    if (fired.kind !== "created") throw new Error(`expected created, got ${fired.kind}`);
+    expect(fired.episode.status).toBe("pending");
+    const again = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 2 },
+      idempotencyKey: "order-1",
+    });
+    expect(again.kind).toBe("deduped");
+    await waitForStatus(fired.episodeId, "completed");
+    const { rows } = await db.pool.query<{ executed_by: string; result: unknown }>(
+      "SELECT executed_by, result FROM cyclium_episodes WHERE id = $1",
+      [fired.episodeId],
+    );
+    expect(rows[0]).toEqual({ executed_by: "client-worker", result: { steps: 2 } });
+  });
+
+  it("refuses input the expectation's schema rejects, naming the field", async () => {
+    const untyped = client as unknown as CycliumClient;
+    await expect(
+      untyped.fire({ actorId: "client_steps", expectationId: "run", input: { steps: "x" } }),
+    ).rejects.toMatchObject({ code: "invalid_input", details: { field: "input.steps" } });
+    await expect(untyped.fire({ actorId: "nobody", expectationId: "run" })).rejects.toMatchObject({
+      code: "invalid_input",
+      details: { field: "actorId" },
+    });
+  });
+
+  it("cancels a pending episode, and says not_found and conflict as values", async () => {
+    const fired = await client.fire({ actorId: "client_parked", expectationId: "wait" });
+    if (fired.kind !== "created") throw new Error(`expected created, got ${fired.kind}`);
+    const cancelled = await client.cancel(fired.episodeId);
+    expect(cancelled.kind).toBe("cancelled");
+    expect(await statusOf(fired.episodeId)).toMatchObject({ status: "cancelled" });
+    expect((await client.cancel(fired.episodeId)).kind).toBe("conflict");
+    expect((await client.cancel("00000000-0000-4000-8000-000000000000")).kind).toBe("not_found");
+    const { rows } = await db.pool.query<{ status: string }>(
+      "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1",
+      [fired.episodeId],
+    );
+    expect(rows).toEqual([{ status: "completed" }]);
+    expect((await client.archive(fired.episodeId)).kind).toBe("archived");
+  });
+
+  it("retries a failed episode, which the worker then completes as attempt 2", async () => {
+    const fired = await client.fire({ actorId: "client_steps", expectationId: "flaky" });
+    if (fired.kind !== "created") throw new Error(`expected created, got ${fired.kind}`);
+    await waitForStatus(fired.episodeId, "failed");
+    const retried = await client.retry(fired.episodeId);
+    expect(retried.kind).toBe("retried");
+    await waitForStatus(fired.episodeId, "completed");
+    expect(await statusOf(fired.episodeId)).toEqual({ status: "completed", attempt: 2 });
+  });
+
+  it("pauses, resumes and fires a trigger whose workflow the worker completes", async () => {
+    expect((await client.pauseTrigger({ name: CLIENT_TRIGGER })).kind).toBe("paused");
+    const refused = await client.fireTrigger({ name: CLIENT_TRIGGER });
+    expect(refused.kind).toBe("conflict");
+    expect((await client.resumeTrigger({ name: CLIENT_TRIGGER })).kind).toBe("resumed");
+    expect((await client.pauseTrigger({ name: "no_such_trigger" })).kind).toBe("not_found");
+    const fired = await client.fireTrigger({ name: CLIENT_TRIGGER, context: { run: 1 } });
+    if (fired.kind !== "fired") throw new Error(`expected fired, got ${JSON.stringify(fired)}`);
+    const instanceId = fired.executions[0]?.instance_id;
+    expect(fired.executions).toMatchObject([{ workflow: CLIENT_WORKFLOW, primary: true }]);
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ status: string }>(
+          "SELECT status FROM cyclium_workflow_instances WHERE id = $1",
+          [instanceId],
+        );
+        expect(rows[0]?.status).toBe("done");
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+  });
+});
