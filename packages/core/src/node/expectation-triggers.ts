@@ -6,6 +6,7 @@ import { isCycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
 import type { ActorHost, FireResult, TFireRequest } from "../runtime/index";
 import { defaultTelemetry, type Logger, type Telemetry } from "../telemetry/index";
+import { EventAdmission } from "./event-admission";
 import { PollTimer } from "./poll-timer";
 import { ScheduleTimer } from "./schedule-timer";
 
@@ -20,6 +21,8 @@ export interface ExpectationTriggersOptions {
   env?: string | null;
   telemetry?: Telemetry;
   logger: Logger;
+  /** Bus events worked on at once (see event-admission.ts); default 256. */
+  eventsInFlight?: number;
 }
 
 /**
@@ -31,10 +34,12 @@ export interface ExpectationTriggersOptions {
 export class ExpectationTriggers {
   readonly #o: ExpectationTriggersOptions;
   readonly #stops = new Map<string, (() => void)[]>();
+  readonly #admission: EventAdmission;
   #offRegistry: (() => void) | undefined;
 
   constructor(options: ExpectationTriggersOptions) {
     this.#o = options;
+    this.#admission = new EventAdmission(options.eventsInFlight);
   }
 
   start(): void {
@@ -94,10 +99,12 @@ export class ExpectationTriggers {
           return result !== undefined;
         },
       });
-      const unsubscribe = this.#o.bus.subscribe(trigger.event, async (event: BusEvent) => {
-        if (!active()) return;
-        await gate.onEvent(event);
-      });
+      const unsubscribe = this.#o.bus.subscribe(trigger.event, (event: BusEvent) =>
+        this.#admission.run(async () => {
+          if (!active()) return;
+          await gate.onEvent(event);
+        }),
+      );
       return [unsubscribe, () => gate.stop()];
     }
     if ("schedule" in trigger) {
