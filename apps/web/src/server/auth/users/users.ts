@@ -1,7 +1,6 @@
 import type { Queryable } from "@cyclium/core/db";
-import { isUniqueViolation } from "@cyclium/core/db";
 import { CycliumError } from "@cyclium/core/errors";
-import { hashPassword } from "../password";
+import { insertUser } from "@cyclium/core/users";
 import type { TRole } from "../principal";
 import { toUser, USER_COLUMNS, type TUser, type UserRow } from "./user-row";
 
@@ -19,22 +18,22 @@ export async function createUser(options: {
   password: string;
   role: TRole;
 }): Promise<TUser> {
-  const passwordHash = await hashPassword(options.password);
-  try {
-    const { rows } = await options.db.query<UserRow>(
-      `WITH u AS (
-         INSERT INTO cyclium_users (email, name, password_hash, role) VALUES ($1, $2, $3, $4)
-         RETURNING *)
-       SELECT ${USER_COLUMNS} FROM u`,
-      [options.email, options.name, passwordHash, options.role],
-    );
-    return toUser(rows[0] as UserRow);
-  } catch (error) {
-    if (isUniqueViolation(error, "cyclium_users_email_key")) {
-      throw new CycliumError("conflict", `A user with the email ${options.email} already exists.`);
-    }
-    throw error;
+  const { db, ...user } = options;
+  const result = await insertUser(user, db);
+  if (result.kind === "conflict") {
+    throw new CycliumError("conflict", `A user with the email ${options.email} already exists.`);
   }
+  return loadUser(db, result.userId);
+}
+
+async function loadUser(db: Queryable, userId: string): Promise<TUser> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${USER_COLUMNS} FROM cyclium_users u WHERE u.id = $1`,
+    [userId],
+  );
+  const row = rows[0];
+  if (row === undefined) throw new CycliumError("not_found", "No such user.");
+  return toUser(row);
 }
 
 /**
@@ -48,18 +47,10 @@ export async function ensureUser(options: {
   password: string;
   role: TRole;
 }): Promise<TUser> {
-  const passwordHash = await hashPassword(options.password);
-  const { rows } = await options.db.query<UserRow>(
-    `WITH u AS (
-       INSERT INTO cyclium_users (email, name, password_hash, role) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (email) DO UPDATE
-         SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash, role = EXCLUDED.role,
-             disabled_at = NULL, updated_at = now()
-       RETURNING *)
-     SELECT ${USER_COLUMNS} FROM u`,
-    [options.email, options.name, passwordHash, options.role],
-  );
-  return toUser(rows[0] as UserRow);
+  const { db, ...user } = options;
+  const result = await insertUser({ ...user, onConflict: "reset" }, db);
+  if (result.kind === "conflict") throw new Error("insertUser with reset answered conflict");
+  return loadUser(db, result.userId);
 }
 
 async function lockActiveAdmins(db: Queryable): Promise<string[]> {
