@@ -21,7 +21,7 @@ const database = await resolveDatabase({
 });
 const children: ChildProcess[] = [];
 let stopping = false;
-let demoAccount: { email: string; password: string } | undefined;
+let demoAccounts: DemoAccounts | undefined;
 
 async function stopAll(code: number) {
   if (stopping) return;
@@ -43,7 +43,7 @@ try {
     `database ready (${result.applied.length} migration(s) applied now, ${result.alreadyApplied.length} before)`,
   );
   await seed(database.url);
-  demoAccount = await ensureDemoAccount(database.url);
+  demoAccounts = await ensureDemoAccounts(database.url);
   if (!dev && webBuildIsStale()) {
     say("building the console (next build)…");
     await run("pnpm", ["--filter", "@cyclium/web", "build"]);
@@ -72,7 +72,11 @@ await waitForHttp(`http://127.0.0.1:${webPort}/api/health`);
 if (!stopping) {
   say(`worker  http://127.0.0.1:${workerPort}/healthz`);
   say(`console http://localhost:${webPort}  (Ctrl-C stops everything)`);
-  if (demoAccount) say(`sign in as ${demoAccount.email} / ${demoAccount.password} (operator)`);
+  if (demoAccounts) {
+    const { operator, admin } = demoAccounts;
+    say(`sign in as ${operator.email} / ${operator.password} (operator)`);
+    say(`      or ${admin.email} / ${admin.password} (admin: users, API tokens for REST)`);
+  }
 }
 
 function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv) {
@@ -167,12 +171,17 @@ function newestMtime(file: string): number {
   return newest;
 }
 
-/** The demo operator, with a fresh random password each start (apps/web owns the accounts). */
-async function ensureDemoAccount(url: string) {
-  const { ensureDemoOperatorAt } = (await import(
+interface DemoAccounts {
+  operator: { email: string; password: string };
+  admin: { email: string; password: string };
+}
+
+/** The demo operator and admin, fresh random passwords each start (apps/web owns the accounts). */
+async function ensureDemoAccounts(url: string): Promise<DemoAccounts> {
+  const { ensureDemoAccountsAt } = (await import(
     path.join(repoRoot, "apps/web/src/server/auth/demo-users.ts")
-  )) as { ensureDemoOperatorAt: (url: string) => Promise<{ email: string; password: string }> };
-  return ensureDemoOperatorAt(url);
+  )) as { ensureDemoAccountsAt: (url: string) => Promise<DemoAccounts> };
+  return ensureDemoAccountsAt(url);
 }
 
 /** Demo data for a first look: filled in by the runtime and console once they exist. */

@@ -4,6 +4,7 @@ import { generateSecretToken } from "./secret-token";
 import { ensureUser } from "./users/users";
 
 export const DEMO_OPERATOR_EMAIL = "operator@cyclium.local";
+export const DEMO_ADMIN_EMAIL = "admin@cyclium.local";
 
 /**
  * The account `pnpm start` prints so a first-time user can sign in. A fresh random password on
@@ -23,6 +24,16 @@ export async function ensureDemoOperator(
   return { email: DEMO_OPERATOR_EMAIL, password };
 }
 
+/**
+ * The demo admin, fresh password on every start like the operator: without an admin no one could
+ * create a viewer or an API token, and REST would be unusable out of the box.
+ */
+export async function ensureDemoAdmin(db: Queryable): Promise<{ email: string; password: string }> {
+  const password = generateSecretToken().slice(0, 20);
+  await ensureUser({ db, email: DEMO_ADMIN_EMAIL, name: "Demo admin", password, role: "admin" });
+  return { email: DEMO_ADMIN_EMAIL, password };
+}
+
 /** For `pnpm start` (scripts/start.ts), which has a database URL rather than a pool. */
 export async function ensureDemoOperatorAt(
   databaseUrl: string,
@@ -30,6 +41,19 @@ export async function ensureDemoOperatorAt(
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
     return await ensureDemoOperator(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `pnpm start`'s two demo accounts: the operator and the admin, each with a fresh password. */
+export async function ensureDemoAccountsAt(databaseUrl: string): Promise<{
+  operator: { email: string; password: string };
+  admin: { email: string; password: string };
+}> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    return { operator: await ensureDemoOperator(pool), admin: await ensureDemoAdmin(pool) };
   } finally {
     await pool.end();
   }
