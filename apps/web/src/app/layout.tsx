@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppSidebar } from "@/components/shell/app-sidebar";
 import { ConsoleChrome } from "@/components/shell/console-chrome";
@@ -16,7 +17,10 @@ export const metadata: Metadata = {
   description: "Operator console for Cyclium: episodes, claims, triggers and nodes.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: the CSP nonce (proxy.ts) is per response, and a prerendered
+  // page would carry scripts without it, which the policy blocks.
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -4,9 +4,15 @@ import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { type ReactNode, useState } from "react";
+import { z } from "zod";
 import type { AppRouter } from "@/server/trpc/root-router";
 import { makeQueryClient } from "./query-client";
 import { signInOnUnauthorizedLink } from "./sign-in-on-unauthorized-link";
+
+// zod compiles object schemas with `new Function` after probing whether eval is allowed; under the
+// console's CSP (no 'unsafe-eval', proxy.ts) the probe itself is reported as a violation. The
+// browser's schemas are small: parse them without the JIT and never probe.
+z.config({ jitless: true });
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
