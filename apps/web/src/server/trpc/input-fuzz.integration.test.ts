@@ -203,6 +203,17 @@ describe("tRPC fuzz: every procedure, bad input", () => {
   it("answers every bad input with a readable 4xx, never a 5xx", async () => {
     const failures: string[] = [];
     let calls = 0;
+    let refusedMutations = 0;
+    const counts = () =>
+      database.pool
+        .query<{ users: number; tokens: number; refusals: number }>(
+          `SELECT (SELECT count(*)::int FROM cyclium_users) AS users,
+                  (SELECT count(*)::int FROM cyclium_api_tokens) AS tokens,
+                  (SELECT count(*)::int FROM cyclium_audit_log
+                    WHERE outcome = 'refused' AND detail->>'reason' = 'invalid_input') AS refusals`,
+        )
+        .then((result) => result.rows[0]);
+    const before = await counts();
     for (const procedure of procedures) {
       const inputs = badInputsFor(procedure);
       for (let start = 0; start < inputs.length; start += MAX_BATCH_SIZE) {
@@ -211,6 +222,9 @@ describe("tRPC fuzz: every procedure, bad input", () => {
         calls += chunk.length;
         if (answer.status >= 500) failures.push(`${procedure.path}: HTTP ${answer.status}`);
         answer.items.forEach((item, index) => {
+          if (procedure.type === "mutation" && item.error?.data?.code === "BAD_REQUEST") {
+            refusedMutations += 1;
+          }
           const problem = unreadable(item);
           if (problem !== null) {
             const input =
@@ -222,6 +236,13 @@ describe("tRPC fuzz: every procedure, bad input", () => {
     }
     expect(failures).toEqual([]);
     expect(calls).toBeGreaterThan(500);
+    // No partial write: no user or token came out of it. Every refused mutation left exactly one
+    // audit row (the caller is signed in, so the anonymous cap does not apply).
+    const after = await counts();
+    expect(after?.users).toBe(before?.users);
+    expect(after?.tokens).toBe(before?.tokens);
+    expect(refusedMutations).toBeGreaterThan(100);
+    expect((after?.refusals ?? 0) - (before?.refusals ?? 0)).toBe(refusedMutations);
   });
 
   it("names the field holding a NUL byte, and reads zod errors as text", async () => {
