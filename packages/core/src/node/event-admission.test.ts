@@ -1,40 +1,48 @@
 import { describe, expect, it } from "vitest";
 import { EventAdmission } from "./event-admission";
 
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
 describe("EventAdmission", () => {
   it("runs at most `limit` at once, in arrival order, and every one of them", async () => {
     const admission = new EventAdmission(3);
     let running = 0;
     let peak = 0;
     const started: number[] = [];
+    const finished: number[] = [];
     const release: (() => void)[] = [];
-    const all = Array.from({ length: 10 }, (_, i) =>
-      admission.run(async () => {
+    for (let i = 0; i < 2_000; i += 1) {
+      admission.submit(async () => {
         started.push(i);
         running += 1;
         peak = Math.max(peak, running);
         await new Promise<void>((resolve) => release.push(resolve));
         running -= 1;
-        return i;
-      }),
-    );
-    for (let round = 0; round < 10; round += 1) {
-      await new Promise((resolve) => setImmediate(resolve));
-      release.shift()?.();
+        finished.push(i);
+      });
     }
-    while (release.length > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
+    expect(admission.waiting).toBe(1_997);
+    while (finished.length < 2_000) {
       release.shift()?.();
+      await tick();
     }
-    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(peak).toBe(3);
-    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(started).toEqual(Array.from({ length: 2_000 }, (_, i) => i));
     expect(admission.waiting).toBe(0);
+    expect(admission.running).toBe(0);
   });
 
-  it("frees the slot when the work throws", async () => {
-    const admission = new EventAdmission(1);
-    await expect(admission.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(await admission.run(() => Promise.resolve("next"))).toBe("next");
+  it("frees the slot and reports when the work throws", async () => {
+    const errors: unknown[] = [];
+    const admission = new EventAdmission(1, (error) => errors.push(error));
+    const ran: string[] = [];
+    admission.submit(() => Promise.reject(new Error("boom")));
+    admission.submit(() => {
+      ran.push("next");
+      return Promise.resolve();
+    });
+    for (let i = 0; i < 5; i += 1) await tick();
+    expect(ran).toEqual(["next"]);
+    expect(errors).toHaveLength(1);
   });
 });

@@ -39,7 +39,9 @@ export class ExpectationTriggers {
 
   constructor(options: ExpectationTriggersOptions) {
     this.#o = options;
-    this.#admission = new EventAdmission(options.eventsInFlight);
+    this.#admission = new EventAdmission(options.eventsInFlight, (err: unknown) =>
+      options.logger.error({ err }, "event trigger failed"),
+    );
   }
 
   start(): void {
@@ -99,12 +101,13 @@ export class ExpectationTriggers {
           return result !== undefined;
         },
       });
-      const unsubscribe = this.#o.bus.subscribe(trigger.event, (event: BusEvent) =>
-        this.#admission.run(async () => {
+      // Returns at once: the event waits in the admission's FIFO, not in a promise per event.
+      const unsubscribe = this.#o.bus.subscribe(trigger.event, (event: BusEvent) => {
+        this.#admission.submit(async () => {
           if (!active()) return;
           await gate.onEvent(event);
-        }),
-      );
+        });
+      });
       return [unsubscribe, () => gate.stop()];
     }
     if ("schedule" in trigger) {
