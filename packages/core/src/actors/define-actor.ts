@@ -26,14 +26,28 @@ export function defineActor<const I extends ActorInput>(
 
 /** Shared with the dynamic actor loader, which gets its input from the database. */
 export function parseActorDefinition(input: unknown, source: ActorSource): ActorDefinition {
+  const parsed = safeParseActorDefinition(input, source);
+  if (!parsed.ok) {
+    const name = actorName(input);
+    throw new CycliumError("invalid_config", `Invalid actor ${name}:\n${parsed.message}`, {
+      details: { actor: name, issues: parsed.issues.map((issue) => issue.message) },
+    });
+  }
+  return parsed.actor;
+}
+
+export type SafeParseActorDefinitionResult =
+  | { ok: true; actor: ActorDefinition }
+  | { ok: false; issues: readonly z.core.$ZodIssue[]; message: string };
+
+/** parseActorDefinition without the throw: the issues, each with its field's path. */
+export function safeParseActorDefinition(
+  input: unknown,
+  source: ActorSource,
+): SafeParseActorDefinitionResult {
   const parsed = ZActorDefinition.safeParse(input);
   if (!parsed.success) {
-    const name = actorName(input);
-    throw new CycliumError(
-      "invalid_config",
-      `Invalid actor ${name}:\n${formatIssues(parsed.error.issues)}`,
-      { details: { actor: name, issues: parsed.error.issues.map((issue) => issue.message) } },
-    );
+    return { ok: false, issues: parsed.error.issues, message: formatIssues(parsed.error.issues) };
   }
   const { maxQueuedEpisodes, ...rest } = parsed.data;
   const definition: ActorDefinition = {
@@ -42,7 +56,7 @@ export function parseActorDefinition(input: unknown, source: ActorSource): Actor
     expectations: rest.expectations.map((expectation) => Object.freeze({ ...expectation })),
     source,
   };
-  return Object.freeze(definition);
+  return { ok: true, actor: Object.freeze(definition) };
 }
 
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {

@@ -1,8 +1,10 @@
+import type { Bus, Unsubscribe } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { ActorDefinition } from "./actor-definition";
 import type { ActorRegistry } from "./actor-registry";
-import { parseActorDefinition } from "./define-actor";
+import { parseAgentDefinition } from "./definitions/agent-definition";
+import { AGENT_DEFINITIONS_CHANGED } from "./definitions/agent-definition-changed";
 import { loadAgentDefinitions, type AgentDefinitionRow } from "./load-agent-definitions";
 
 export interface DynamicActorLoaderOptions {
@@ -13,6 +15,11 @@ export interface DynamicActorLoaderOptions {
    * one sub-millisecond query and bounds how long an edit takes to start or stop an actor.
    */
   intervalMs?: number;
+  /**
+   * Reload on `agent_definitions.changed` (published by every write of the definitions), so a
+   * change takes effect in milliseconds; the interval stays as the fallback.
+   */
+  bus?: Pick<Bus, "subscribe"> | undefined;
   logger?: Logger;
 }
 
@@ -29,6 +36,7 @@ export class DynamicActorLoader {
   /** Per identifier: the row's fingerprint and what it parsed to, so unchanged rows keep identity. */
   #known = new Map<string, { fingerprint: string; definition: ActorDefinition | null }>();
   #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: Unsubscribe | undefined;
   #running: Promise<void> | undefined;
   #failing = false;
   #stopped = false;
@@ -46,6 +54,9 @@ export class DynamicActorLoader {
     await loader.reload();
     loader.#timer = setInterval(() => void loader.#reloadQuietly(), loader.#intervalMs);
     loader.#timer.unref();
+    loader.#unsubscribe = options.bus?.subscribe(AGENT_DEFINITIONS_CHANGED, () =>
+      loader.#reloadAfterChange(),
+    );
     return loader;
   }
 
@@ -60,7 +71,14 @@ export class DynamicActorLoader {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    this.#unsubscribe?.();
     await this.#running?.catch(() => undefined);
+  }
+
+  /** A read already under way may have begun before the change committed: read again after it. */
+  async #reloadAfterChange(): Promise<void> {
+    await this.#running?.catch(() => undefined);
+    if (!this.#stopped) await this.#reloadQuietly();
   }
 
   async #reloadQuietly(): Promise<void> {
@@ -101,23 +119,13 @@ export class DynamicActorLoader {
   }
 
   #parse(row: AgentDefinitionRow): ActorDefinition | null {
-    try {
-      return parseActorDefinition(
-        {
-          identifier: row.identifier,
-          maxConcurrentEpisodes: row.max_concurrent_episodes,
-          stacks: row.stacks ?? [],
-          expectations: row.expectations,
-        },
-        "dynamic",
-      );
-    } catch (err) {
-      this.#logger.error(
-        { err, actor_id: row.identifier, definition_id: row.id },
-        "invalid dynamic actor definition; skipping it",
-      );
-      return null;
-    }
+    const parsed = parseAgentDefinition(row);
+    if (parsed.ok) return parsed.actor;
+    this.#logger.error(
+      { actor_id: row.identifier, definition_id: row.id, issues: parsed.message },
+      "invalid dynamic actor definition; skipping it",
+    );
+    return null;
   }
 }
 

@@ -25,7 +25,12 @@ export {
   ZRecoveryPolicy,
   type RecoveryPolicy,
 } from "../recovery/recovery-policy";
-export { defineActor, parseActorDefinition } from "./define-actor";
+export {
+  defineActor,
+  parseActorDefinition,
+  safeParseActorDefinition,
+  type SafeParseActorDefinitionResult,
+} from "./define-actor";
 export {
   ActorRegistry,
   type ActorRegistryChange,
@@ -35,6 +40,24 @@ export {
 } from "./actor-registry";
 export { StrategyRegistry } from "./strategy-registry";
 export { DynamicActorLoader, type DynamicActorLoaderOptions } from "./dynamic-actor-loader";
+// Dynamic actors' definitions: the schema shared with the loader, and the console's and REST's
+// reads and writes.
+export {
+  AGENT_DEFINITIONS_CHANGED,
+  ZAgentDefinitionChanges,
+  ZAgentDefinitionInput,
+  createAgentDefinition,
+  getAgentDefinition,
+  listAgentDefinitions,
+  parseAgentDefinition,
+  setAgentDefinitionEnabled,
+  updateAgentDefinition,
+  type AgentDefinition,
+  type CreateAgentDefinitionResult,
+  type TAgentDefinitionChanges,
+  type TAgentDefinitionInput,
+  type UpdateAgentDefinitionResult,
+} from "./definitions/index";
 export {
   loadAgentDefinitions,
   type AgentDefinitionRow,

@@ -163,6 +163,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
       loader = await DynamicActorLoader.start({
         db,
         registry,
+        bus,
         logger,
         ...(intervalMs === undefined ? {} : { intervalMs }),
       });
@@ -170,7 +171,14 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     host.start();
     heartbeat = await NodeHeartbeat.start({
       db,
-      node: { identity: nodeIdentity, kind, stack, env, version: options.version ?? null },
+      node: {
+        identity: nodeIdentity,
+        kind,
+        stack,
+        env,
+        version: options.version ?? null,
+        strategies: strategies.names(),
+      },
       modes,
       logger,
     });

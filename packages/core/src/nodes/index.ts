@@ -6,6 +6,11 @@ export { recordNodeHeartbeat, type RecordNodeHeartbeatOptions } from "./record-n
 export { markNodeStopped, type MarkNodeStoppedOptions } from "./mark-node-stopped";
 export { listNodes, DEFAULT_LIVE_WITHIN_MS, type ListNodesOptions } from "./list-nodes";
 export {
+  listRegisteredStrategies,
+  type ListRegisteredStrategiesOptions,
+  type RegisteredStrategy,
+} from "./list-registered-strategies";
+export {
   NodeHeartbeat,
   DEFAULT_NODE_HEARTBEAT_MS,
   type NodeHeartbeatOptions,

@@ -3,7 +3,7 @@ import { ZMode } from "../modes/index";
 import type { NodeInfo, NodeRecord } from "./node";
 
 export const NODE_COLUMNS = `identity, kind, mode, overrides, stack, env, host, pid, version, status,
-  started_at, last_seen_at, stopped_at`;
+  started_at, last_seen_at, stopped_at, strategies`;
 
 /**
  * Rows are validated rather than cast: cyclium_nodes has no CHECK constraints on kind, status or
@@ -23,6 +23,7 @@ const ZNodeRow = z.object({
   started_at: z.date(),
   last_seen_at: z.date(),
   stopped_at: z.date().nullable(),
+  strategies: z.array(z.string()).catch([]),
   live: z.boolean(),
 });
 
@@ -42,11 +43,12 @@ export function toNodeRecord(row: unknown): NodeRecord {
     startedAt: r.started_at,
     lastSeenAt: r.last_seen_at,
     stoppedAt: r.stopped_at,
+    strategies: r.strategies,
     live: r.live,
   };
 }
 
-/** Bind parameters $1..$9 shared by registerNode and recordNodeHeartbeat. */
+/** Bind parameters $1..$10 shared by registerNode and recordNodeHeartbeat. */
 export function nodeInfoParams(node: NodeInfo): unknown[] {
   if (node.identity.length === 0) throw new TypeError("node identity must not be empty");
   return [
@@ -59,5 +61,6 @@ export function nodeInfoParams(node: NodeInfo): unknown[] {
     node.host ?? null,
     node.pid ?? null,
     node.version ?? null,
+    [...new Set(node.strategies ?? [])].sort(),
   ];
 }

@@ -16,6 +16,8 @@ export interface NodeInfo {
   host?: string | null;
   pid?: number | null;
   version?: string | null;
+  /** Names in the node's StrategyRegistry (what dynamic actors may name). */
+  strategies?: readonly string[];
 }
 
 /** One row of cyclium_nodes, with liveness judged by the database clock. */
@@ -33,6 +35,8 @@ export interface NodeRecord {
   startedAt: Date;
   lastSeenAt: Date;
   stoppedAt: Date | null;
+  /** Names in the node's StrategyRegistry, sorted. */
+  strategies: string[];
   /** Running and seen within the `liveWithinMs` window of the query. */
   live: boolean;
 }

@@ -19,12 +19,12 @@ export async function recordNodeHeartbeat({
   const { rows } = await db.query(
     `INSERT INTO cyclium_nodes
        (identity, kind, mode, overrides, stack, env, host, pid, version, status,
-        started_at, last_seen_at, stopped_at)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, 'running', now(), now(), NULL)
+        started_at, last_seen_at, stopped_at, strategies)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, 'running', now(), now(), NULL, $10::text[])
      ON CONFLICT (identity) DO UPDATE SET
        kind = EXCLUDED.kind, mode = EXCLUDED.mode, overrides = EXCLUDED.overrides,
        stack = EXCLUDED.stack, env = EXCLUDED.env, host = EXCLUDED.host, pid = EXCLUDED.pid,
-       version = EXCLUDED.version, status = 'running',
+       version = EXCLUDED.version, strategies = EXCLUDED.strategies, status = 'running',
        last_seen_at = now(), stopped_at = NULL
      RETURNING ${NODE_COLUMNS}, true AS live`,
     nodeInfoParams(node),

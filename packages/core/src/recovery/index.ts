@@ -20,7 +20,6 @@ export {
 export {
   RECOVERY_POLICIES,
   ZRecoveryPolicy,
-  policyFromDefinition,
   type OrphanedEpisode,
   type RecoveryPolicy,
   type RecoveryPolicySource,
@@ -42,3 +41,4 @@ export {
   type RecoveryTimer,
   type RecoveryTimerOptions,
 } from "./recovery-timer";
+export { policyFromDefinition } from "./policy-from-definition";

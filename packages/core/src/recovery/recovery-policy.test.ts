@@ -1,26 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { mapWithConcurrency } from "./map-with-concurrency";
-import { policyFromDefinition } from "./recovery-policy";
+import { policyFromDefinition } from "./policy-from-definition";
 import { shuffle } from "./shuffle";
 
 describe("policyFromDefinition", () => {
-  const expectations = [
-    { id: "a", strategy: "s", recoveryPolicy: "restart" },
-    { id: "b", strategy: "s", recovery_policy: "restart" },
-    { id: "c", strategy: "s" },
-    { id: "d", recoveryPolicy: "explode" },
-  ];
+  const row = (expectations: unknown) => ({
+    identifier: "dyn",
+    max_concurrent_episodes: 4,
+    stacks: [],
+    expectations,
+  });
+  const manual = { manual: true };
+  const valid = row([
+    { id: "a", strategy: "s", trigger: manual, recoveryPolicy: "restart" },
+    { id: "c", strategy: "s", trigger: manual },
+  ]);
 
-  it("reads either spelling and defaults a known expectation to fail", () => {
-    expect(policyFromDefinition(expectations, "a")).toBe("restart");
-    expect(policyFromDefinition(expectations, "b")).toBe("restart");
-    expect(policyFromDefinition(expectations, "c")).toBe("fail");
+  it("reads the loader's spelling and defaults a known expectation to fail", () => {
+    expect(policyFromDefinition(valid, "a")).toBe("restart");
+    expect(policyFromDefinition(valid, "c")).toBe("fail");
+    expect(policyFromDefinition(valid, "zzz")).toBeUndefined();
   });
 
-  it("treats unknown or malformed expectations as not found", () => {
-    expect(policyFromDefinition(expectations, "d")).toBeUndefined();
-    expect(policyFromDefinition(expectations, "zzz")).toBeUndefined();
-    expect(policyFromDefinition({ not: "a list" }, "a")).toBeUndefined();
+  it("treats a row the loader skips as unknown, so its orphans fail instead of waiting", () => {
+    const snake = row([{ id: "b", strategy: "s", trigger: manual, recovery_policy: "restart" }]);
+    expect(policyFromDefinition(snake, "b")).toBeUndefined();
+    const badPolicy = row([{ id: "d", strategy: "s", trigger: manual, recoveryPolicy: "x" }]);
+    expect(policyFromDefinition(badPolicy, "d")).toBeUndefined();
+    expect(policyFromDefinition(row({ not: "a list" }), "a")).toBeUndefined();
   });
 });
 

@@ -31,34 +31,3 @@ export interface RecoveryPolicySource {
 export type ResolveRecoveryPolicy = (
   episode: OrphanedEpisode,
 ) => RecoveryPolicy | Promise<RecoveryPolicy>;
-
-/**
- * Dynamic actors keep their expectations as JSON. Only the two fields recovery needs are read,
- * and both spellings are accepted because the rows are written by hand or by tools as often as
- * by code; anything else in the row is none of recovery's business.
- */
-const ZDefinitionExpectation = z
-  .object({
-    id: z.string(),
-    recoveryPolicy: ZRecoveryPolicy.optional(),
-    recovery_policy: ZRecoveryPolicy.optional(),
-  })
-  .loose();
-
-/**
- * The policy of `expectationId` in one `cyclium_agent_definitions.expectations` value, or
- * `undefined` when the expectation is not there. A known expectation without a policy gets the
- * default `fail`, as a compiled expectation would.
- */
-export function policyFromDefinition(
-  expectations: unknown,
-  expectationId: string,
-): RecoveryPolicy | undefined {
-  if (!Array.isArray(expectations)) return undefined;
-  for (const raw of expectations) {
-    const parsed = ZDefinitionExpectation.safeParse(raw);
-    if (!parsed.success || parsed.data.id !== expectationId) continue;
-    return parsed.data.recoveryPolicy ?? parsed.data.recovery_policy ?? "fail";
-  }
-  return undefined;
-}

@@ -131,13 +131,24 @@ describe("recovery sweep", () => {
   it("takes policies of dynamic actors from cyclium_agent_definitions, or from resolvePolicy", async () => {
     await db.pool.query(
       `INSERT INTO cyclium_agent_definitions (identifier, expectations)
-       VALUES ('dyn', '[{"id":"check_resource_limits","strategy":"s","recoveryPolicy":"restart"}]')`,
+       VALUES ('dyn', '[{"id":"check_resource_limits","strategy":"s",
+                         "trigger":{"manual":true},"recoveryPolicy":"restart"}]')`,
     );
     await seedStaleEpisodes({ count: 1, actorId: "dyn" }, db.pool);
     const target = recordingTarget();
     const first = await sweepOrphanedEpisodes(config({ target }));
     expect(first).toMatchObject({ restarted: 1 });
     expect(target.enqueued).toHaveLength(1);
+
+    // A row the loader skips runs on no node: its orphan fails instead of waiting forever.
+    await db.pool.query("TRUNCATE cyclium_episodes CASCADE");
+    await db.pool.query(
+      `UPDATE cyclium_agent_definitions SET expectations =
+         '[{"id":"check_resource_limits","strategy":"s","trigger":{"manual":true},
+            "recovery_policy":"restart"}]'`,
+    );
+    await seedStaleEpisodes({ count: 1, actorId: "dyn" }, db.pool);
+    expect(await sweepOrphanedEpisodes(config())).toMatchObject({ restarted: 0, failed: 1 });
 
     await db.pool.query("TRUNCATE cyclium_episodes CASCADE");
     await seedStaleEpisodes({ count: 2, actorId: "dyn" }, db.pool);

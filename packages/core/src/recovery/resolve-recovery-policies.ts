@@ -1,8 +1,8 @@
 import type { Queryable } from "../db/index";
 import type { OrphanFailReason } from "./fail-orphaned-episodes";
 import { loadAgentDefinitions } from "../actors/load-agent-definitions";
+import { policyFromDefinition } from "./policy-from-definition";
 import {
-  policyFromDefinition,
   type OrphanedEpisode,
   type RecoveryPolicy,
   type RecoveryPolicySource,
@@ -49,13 +49,15 @@ export async function resolveRecoveryPolicies(
   const definitions = new Map(
     (await loadAgentDefinitions({ identifiers: actorIds }, options.db)).map((row) => [
       row.identifier,
-      row.expectations,
+      row,
     ]),
   );
   for (const episode of unresolved) {
-    const policy = definitions.has(episode.actorId)
-      ? policyFromDefinition(definitions.get(episode.actorId), episode.expectationId)
-      : undefined;
+    const definition = definitions.get(episode.actorId);
+    const policy =
+      definition === undefined
+        ? undefined
+        : policyFromDefinition(definition, episode.expectationId);
     decisions.set(
       episode.id,
       policy === undefined ? { policy: "fail", reason: "unknown_actor" } : fromPolicy(policy),

@@ -1,0 +1,58 @@
+import type { Queryable } from "../../db/index";
+import { ZAgentDefinitionInput, type AgentDefinition } from "./agent-definition";
+import { publishAgentDefinitionChanged } from "./agent-definition-changed";
+import {
+  AGENT_DEFINITION_COLUMNS,
+  toAgentDefinition,
+  type AgentDefinitionRecord,
+} from "./agent-definition-row";
+import { parseDefinitionInput, validateAgentDefinition } from "./validate-agent-definition";
+
+export type CreateAgentDefinitionResult =
+  { kind: "created"; definition: AgentDefinition } | { kind: "conflict"; identifier: string };
+
+/**
+ * Stores a dynamic actor after the loader's schema and the live workers' strategies accept it
+ * (otherwise `invalid_input` naming each field), and tells every node to load it now. Pass a
+ * transaction as `db` to commit it with an audit row: the notification goes out on commit.
+ */
+export async function createAgentDefinition(
+  input: unknown,
+  db: Queryable,
+): Promise<CreateAgentDefinitionResult> {
+  const identifier = identifierOf(input);
+  const fields = parseDefinitionInput(ZAgentDefinitionInput, input, identifier);
+  const stored = {
+    identifier: fields.identifier,
+    max_concurrent_episodes: fields.maxConcurrentEpisodes,
+    stacks: fields.stacks,
+    expectations: fields.expectations,
+  };
+  await validateAgentDefinition({ definition: stored, checkStrategies: true }, db);
+  const { rows } = await db.query<AgentDefinitionRecord>(
+    `INSERT INTO cyclium_agent_definitions
+       (identifier, enabled, max_concurrent_episodes, stacks, expectations)
+     VALUES ($1, $2, $3, $4::text[], $5::jsonb)
+     ON CONFLICT (identifier) DO NOTHING
+     RETURNING ${AGENT_DEFINITION_COLUMNS}`,
+    [
+      stored.identifier,
+      fields.enabled,
+      stored.max_concurrent_episodes,
+      stored.stacks,
+      JSON.stringify(stored.expectations),
+    ],
+  );
+  const row = rows[0];
+  if (row === undefined) return { kind: "conflict", identifier: stored.identifier };
+  await publishAgentDefinitionChanged({ identifier: row.identifier }, db);
+  return { kind: "created", definition: toAgentDefinition(row) };
+}
+
+export function identifierOf(input: unknown): string {
+  if (typeof input === "object" && input !== null && "identifier" in input) {
+    const { identifier } = input;
+    if (typeof identifier === "string") return identifier;
+  }
+  return "(no identifier)";
+}

@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import type { Queryable } from "../../db/index";
+import { CycliumError } from "../../errors/index";
+import { listRegisteredStrategies } from "../../nodes/index";
+import type { ExpectationDefinition } from "../actor-definition";
+import { formatIssues } from "../define-actor";
+import { parseAgentDefinition, type StoredAgentDefinition } from "./agent-definition";
+
+/** zod at the boundary: a bad request is an expected `invalid_input` naming each field. */
+export function parseDefinitionInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  identifier: string,
+): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw invalid(identifier, formatIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+export interface ValidateAgentDefinitionOptions {
+  definition: StoredAgentDefinition;
+  /** Check each expectation's strategy against the live workers' (create, or new expectations). */
+  checkStrategies: boolean;
+}
+
+/**
+ * Refuses what the loader would skip: the row goes through the loader's own parse
+ * (ZActorDefinition), then each strategy must be a name some live worker registered, so an
+ * actor is never stored that no node can run.
+ */
+export async function validateAgentDefinition(
+  options: ValidateAgentDefinitionOptions,
+  db: Queryable,
+): Promise<void> {
+  const { definition } = options;
+  const parsed = parseAgentDefinition(definition);
+  if (!parsed.ok) throw invalid(definition.identifier, parsed.message);
+  if (!options.checkStrategies) return;
+  const registered = await listRegisteredStrategies({}, db);
+  const names = new Set(registered.map((strategy) => strategy.name));
+  const problems = parsed.actor.expectations.flatMap((expectation, index) =>
+    strategyProblem(expectation, index, names),
+  );
+  if (problems.length > 0) throw invalid(definition.identifier, problems.join("\n"));
+}
+
+function strategyProblem(
+  expectation: ExpectationDefinition,
+  index: number,
+  registered: ReadonlySet<string>,
+): string[] {
+  const field = `  - expectations.${index}.strategy`;
+  if (typeof expectation.strategy !== "string") {
+    return [`${field}: must be the name of a strategy a worker registered`];
+  }
+  if (registered.has(expectation.strategy)) return [];
+  const known =
+    registered.size === 0
+      ? "no live worker has registered any strategy; start a worker of the deployment first"
+      : `live workers registered: ${[...registered].join(", ")}`;
+  return [`${field}: "${expectation.strategy}" is not registered by any live worker (${known})`];
+}
+
+function invalid(identifier: string, issues: string): CycliumError {
+  return new CycliumError(
+    "invalid_input",
+    `Invalid dynamic actor ${JSON.stringify(identifier)}:\n${issues}`,
+  );
+}
