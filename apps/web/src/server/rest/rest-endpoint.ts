@@ -1,7 +1,7 @@
 /**
  * One REST v1 endpoint: authenticate (Bearer API token, or the console's session cookie),
- * enforce the same-origin rule on POST, check the role, validate the path with zod, run the
- * handler, map its failures (rest-response.ts). Refused POSTs are written to the audit log.
+ * enforce the same-origin rule on writes, check the role, validate the path with zod, run the
+ * handler, map its failures (rest-response.ts). Refused writes are written to the audit log.
  * Route files only bind a spec to the HTTP method; see trigger-endpoints.ts.
  */
 import type pg from "pg";
@@ -26,9 +26,9 @@ export interface TRestCall<P> {
 }
 
 export interface TRestEndpointSpec<P> {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "PUT";
   role: TRole;
-  /** Audit action of a POST, e.g. `triggers.fire` (the same name the console's procedure uses). */
+  /** Audit action of a write, e.g. `triggers.fire` (the same name the console's procedure uses). */
   action: string;
   params: z.ZodType<P>;
   handle: (call: TRestCall<P>) => Promise<unknown>;
@@ -55,7 +55,7 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
         principal: TPrincipal | null,
       ) => {
         // Reads are not audited: refused or not, they change nothing.
-        if (spec.method === "POST") {
+        if (spec.method !== "GET") {
           await recordRefusal(db, {
             principal,
             action: spec.action,
@@ -73,7 +73,7 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
       // A browser on another site is refused before anything runs, but its credential is still
       // read (without counting as activity) so the audit row names who it rode on rather than
       // `anonymous` (issue 13).
-      const crossSite = spec.method === "POST" && info.origin === "cross";
+      const crossSite = spec.method !== "GET" && info.origin === "cross";
       const principal = await resolvePrincipal({
         db,
         headers: request.headers,
@@ -92,7 +92,7 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
       }
       // A session cookie rides along on any request the browser makes; only the console's own
       // pages may use it to change state. A Bearer token is never sent implicitly.
-      if (spec.method === "POST" && principal.kind === "user" && info.origin !== "same") {
+      if (spec.method !== "GET" && principal.kind === "user" && info.origin !== "same") {
         return await crossOrigin(principal);
       }
       if (!roleAtLeast(principal.role, spec.role)) {
@@ -112,7 +112,8 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
       const params = spec.params.safeParse(rawParams);
       if (!params.success) return restError(400, "invalid_input", z.prettifyError(params.error));
       const body = await spec.handle({ request, params: params.data, principal, db, info });
-      return restJson(body);
+      // A handler answers with a Response when the status is not 200 (a create's 201).
+      return body instanceof Response ? body : restJson(body);
     } catch (error) {
       return restErrorFromException(error, `${spec.method} ${new URL(request.url).pathname}`);
     }

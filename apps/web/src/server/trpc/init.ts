@@ -97,7 +97,16 @@ const mapCycliumErrors = t.middleware(async ({ next }) => {
  * refusal names it too (issue 13: tRPC refusals never did). Unvalidated: it is only recorded,
  * sanitized and clipped by insertAuditEntry.
  */
-const TARGET_KEYS = ["name", "userId", "tokenId", "instanceId", "id", "email", "targetNode"];
+const TARGET_KEYS = [
+  "name",
+  "userId",
+  "tokenId",
+  "instanceId",
+  "id",
+  "email",
+  "targetNode",
+  "identifier",
+];
 
 async function refusalTarget(getRawInput: () => Promise<unknown>): Promise<string | null> {
   let input: unknown;

@@ -1,6 +1,7 @@
 import { createCallerFactory, createTrpcRouter } from "./init";
 import { actorsRouter } from "./routers/actors";
 import { adminRouter } from "./routers/admin";
+import { agentDefinitionsRouter } from "./routers/agent-definitions";
 import { auditLogRouter } from "./routers/audit-log";
 import { authRouter } from "./routers/auth";
 import { claimsRouter } from "./routers/claims";
@@ -18,6 +19,7 @@ import { workflowsRouter } from "./routers/workflows";
 export const appRouter = createTrpcRouter({
   actors: actorsRouter,
   admin: adminRouter,
+  agentDefinitions: agentDefinitionsRouter,
   auditLog: auditLogRouter,
   auth: authRouter,
   claims: claimsRouter,

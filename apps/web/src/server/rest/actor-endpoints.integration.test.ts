@@ -1,0 +1,162 @@
+import { registerNode } from "@cyclium/core/nodes";
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "@cyclium/core/console-auth";
+import { auditRows } from "../auth/testing/auth-test-kit";
+import { createActorEndpoints } from "./actor-endpoints";
+import type { TRouteHandler } from "./rest-endpoint";
+
+let database: TestDatabase;
+const tokens: Record<"admin" | "operator" | "viewer", string> = {
+  admin: "",
+  operator: "",
+  viewer: "",
+};
+let endpoints: ReturnType<typeof createActorEndpoints>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const db = database.pool;
+  for (const role of ["admin", "operator", "viewer"] as const) {
+    tokens[role] = (await createApiToken({ db, name: `${role}-ci`, role, createdBy: null })).token;
+  }
+  // A live worker that registered the strategy `summarise`.
+  await registerNode({
+    db,
+    node: { identity: "w1", kind: "worker", mode: "full", strategies: ["summarise"] },
+  });
+  endpoints = createActorEndpoints({ getDb: () => db });
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+const BASE = "http://console.test/api/v1/tenants";
+
+async function call(
+  handler: TRouteHandler,
+  path: string,
+  params: Record<string, string>,
+  role: keyof typeof tokens,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers = new Headers({ authorization: `Bearer ${tokens[role]}` });
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  const response = await handler(
+    new Request(`${BASE}${path}`, {
+      method: init.method ?? "GET",
+      headers,
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    }),
+    { params: Promise.resolve(params) },
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const tenant = { t: "default" };
+const reporter = { t: "default", name: "reporter" };
+const definition = {
+  identifier: "reporter",
+  expectations: [{ id: "daily", strategy: "summarise", trigger: { schedule: "0 9 * * *" } }],
+};
+
+describe("REST v1 dynamic actors", () => {
+  it("creates with an admin token, then lists, reads, edits, disables and enables", async () => {
+    const created = await call(endpoints.create, "/default/actors", tenant, "admin", {
+      method: "POST",
+      body: definition,
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: {
+        tenant_id: "default",
+        actor: { identifier: "reporter", enabled: true, maxConcurrentEpisodes: 4 },
+      },
+    });
+    expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(
+      expect.objectContaining({ principal: "token:admin-ci", outcome: "ok", target: "reporter" }),
+    );
+    const list = await call(endpoints.list, "/default/actors", tenant, "viewer");
+    expect(list).toMatchObject({ status: 200, body: { total: 1 } });
+    const patched = await call(endpoints.patch, "/default/actors/reporter", reporter, "admin", {
+      method: "PATCH",
+      body: { maxConcurrentEpisodes: 2 },
+    });
+    expect(patched).toMatchObject({ status: 200, body: { actor: { maxConcurrentEpisodes: 2 } } });
+    const disabled = await call(
+      endpoints.disable,
+      "/default/actors/reporter/disable",
+      reporter,
+      "admin",
+      {
+        method: "POST",
+      },
+    );
+    expect(disabled).toMatchObject({ status: 200, body: { actor: { enabled: false } } });
+    await call(endpoints.enable, "/default/actors/reporter/enable", reporter, "admin", {
+      method: "POST",
+    });
+    const read = await call(endpoints.get, "/default/actors/reporter", reporter, "viewer");
+    expect(read).toMatchObject({
+      status: 200,
+      body: { actor: { enabled: true, maxConcurrentEpisodes: 2, problem: null } },
+    });
+    const missing = { t: "default", name: "nobody" };
+    expect(await call(endpoints.get, "/default/actors/nobody", missing, "viewer")).toMatchObject({
+      status: 404,
+      body: { code: "not_found" },
+    });
+  });
+
+  it("answers bad input with 400 naming the field, and stores nothing", async () => {
+    const badPolicy = await call(endpoints.create, "/default/actors", tenant, "admin", {
+      method: "POST",
+      body: {
+        identifier: "bad_policy",
+        expectations: [{ ...definition.expectations[0], recovery_policy: "restart" }],
+      },
+    });
+    expect(badPolicy.status).toBe(400);
+    expect(badPolicy.body).toMatchObject({ code: "invalid_input" });
+    expect(String(badPolicy.body.error)).toMatch(/recovery_policy[\s\S]*expectations\[0\]/);
+    const unknownStrategy = await call(endpoints.create, "/default/actors", tenant, "admin", {
+      method: "POST",
+      body: {
+        identifier: "bad_strategy",
+        expectations: [{ ...definition.expectations[0], strategy: "sumarise" }],
+      },
+    });
+    expect(unknownStrategy.status).toBe(400);
+    expect(String(unknownStrategy.body.error)).toContain(
+      'expectations.0.strategy: "sumarise" is not registered by any live worker (live workers registered: summarise)',
+    );
+    const duplicate = await call(endpoints.create, "/default/actors", tenant, "admin", {
+      method: "POST",
+      body: definition,
+    });
+    expect(duplicate).toMatchObject({ status: 409, body: { code: "conflict" } });
+    const list = await call(endpoints.list, "/default/actors", tenant, "admin");
+    expect((list.body.items as { identifier: string }[]).map((item) => item.identifier)).toEqual([
+      "reporter",
+    ]);
+  });
+
+  it("refuses writes below admin (403, audited)", async () => {
+    for (const role of ["viewer", "operator"] as const) {
+      const refused = await call(endpoints.create, "/default/actors", tenant, role, {
+        method: "POST",
+        body: { ...definition, identifier: `by_${role}` },
+      });
+      expect(refused).toMatchObject({ status: 403, body: { code: "forbidden" } });
+      const patch = await call(endpoints.patch, "/default/actors/reporter", reporter, role, {
+        method: "PATCH",
+        body: { maxConcurrentEpisodes: 9 },
+      });
+      expect(patch.status).toBe(403);
+    }
+    expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(
+      expect.objectContaining({ principal: "token:viewer-ci", outcome: "refused" }),
+    );
+  });
+});
