@@ -1,7 +1,8 @@
 // The console accounts of the e2e run, one per role, with known passwords. Created through the
-// web app's own `ensureUser` (argon2id hashes, as sign-up through the admin page would store).
+// console's own `ensureUser` in core (argon2id hashes, as sign-up through the admin page would
+// store).
 import pg from "pg";
-import { ensureUser } from "../../apps/web/src/server/auth/users/users";
+import { ensureUser } from "../../packages/core/src/users/index";
 
 export const E2E_ROLES = ["viewer", "operator", "admin"] as const;
 export type TE2eRole = (typeof E2E_ROLES)[number];

@@ -1,8 +1,8 @@
-import type { TEpisodeListFilters } from "../src/server/queries/episodes/list-episodes";
+import type { EpisodeListFilters } from "@cyclium/core/episodes/queries";
 
 export interface TBenchCombination {
   name: string;
-  filters: TEpisodeListFilters;
+  filters: EpisodeListFilters;
   /** Time the page after walking this many pages from the newest. */
   deepPages?: number;
 }

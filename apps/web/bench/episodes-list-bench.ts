@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { createTestDatabase, prepareTestServer } from "@cyclium/db/testing";
 import { SqlParams } from "@cyclium/core/scope";
 import type pg from "pg";
-import { episodeFilterSql, listEpisodes } from "../src/server/queries/episodes/list-episodes";
+import { episodeFilterSql, listEpisodes } from "@cyclium/core/episodes/queries";
 import { BENCH_COMBINATIONS, type TBenchCombination } from "./episodes-bench-combinations";
 import { readBenchEnv } from "./env";
 import { seedEpisodes } from "./seed-episodes";

@@ -63,6 +63,33 @@ export interface EpisodeRow {
   archived_at: Date | null;
 }
 
+/** An episode without its input and result: what a list shows, light enough for 200 rows. */
+export type EpisodeSummary = Omit<Episode, "input" | "result">;
+export type EpisodeSummaryRow = Omit<EpisodeRow, "input" | "result">;
+
+const PAYLOAD_COLUMNS = new Set(["input", "result"]);
+
+/** The column list of an EpisodeSummaryRow, qualified with `alias` when given. */
+export function episodeSummaryColumns(alias?: string): string {
+  return episodeColumns(alias)
+    .split(", ")
+    .filter((column) => !PAYLOAD_COLUMNS.has(column.slice(column.indexOf(".") + 1)))
+    .join(", ");
+}
+
+export function toEpisodeSummary(row: EpisodeSummaryRow): EpisodeSummary {
+  const {
+    input: _input,
+    result: _result,
+    ...summary
+  } = toEpisode({
+    ...row,
+    input: null,
+    result: null,
+  });
+  return summary;
+}
+
 /** The column list for RETURNING / SELECT, qualified with `alias` when given. */
 export function episodeColumns(alias?: string): string {
   const prefix = alias ? `${alias}.` : "";

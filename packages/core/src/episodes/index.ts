@@ -15,13 +15,18 @@ export { dedupeKey, scheduleWindow, type DedupeKeyInput } from "./dedupe-key";
 export {
   EPISODE_STATUSES,
   episodeColumns,
+  episodeSummaryColumns,
   toEpisode,
+  toEpisodeSummary,
   TRIGGER_TYPES,
   type Episode,
   type EpisodeRow,
   type EpisodeStatus,
+  type EpisodeSummary,
+  type EpisodeSummaryRow,
   type TriggerType,
 } from "./episode-row";
+export { findLiveEpisodeId, loadEpisode } from "./load-episode";
 export {
   finishEpisode,
   type FinishEpisodeOptions,

@@ -10,3 +10,18 @@ export async function loadEpisode(episodeId: string, db: Queryable): Promise<Epi
   const row = rows[0];
   return row === undefined ? undefined : toEpisode(row);
 }
+
+/**
+ * The id of the live (unarchived) episode holding `dedupeKey`, or undefined: what a deduplicated
+ * fire answers with (the partial unique index on dedupe_key keeps at most one).
+ */
+export async function findLiveEpisodeId(
+  dedupeKey: string,
+  db: Queryable,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    "SELECT id FROM cyclium_episodes WHERE dedupe_key = $1 AND archived_at IS NULL",
+    [dedupeKey],
+  );
+  return rows[0]?.id;
+}

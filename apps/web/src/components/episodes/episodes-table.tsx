@@ -6,8 +6,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { formatDuration } from "@/lib/format-duration";
-import type { TEpisodeListItem } from "@/server/queries/episodes/list-episodes";
+import type { TRouterOutputs } from "@/trpc/router-types";
 import { withEnvParam } from "./episode-links";
+
+type TEpisodeListItem = TRouterOutputs["episodes"]["list"]["items"][number];
 
 const column = columnHelper<TEpisodeListItem>();
 

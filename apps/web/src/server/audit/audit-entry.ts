@@ -1,7 +1,8 @@
+import { insertAuditEntry as insertAuditRow, type AuditOutcome } from "@cyclium/core/audit";
 import type { Queryable } from "@cyclium/core/db";
 import { describePrincipal, type TPrincipal } from "../auth/principal";
 
-export type TAuditOutcome = "ok" | "refused" | "error";
+export type TAuditOutcome = AuditOutcome;
 
 export interface TAuditEntry {
   principal: TPrincipal | null;
@@ -14,51 +15,18 @@ export interface TAuditEntry {
   detail?: Record<string, unknown>;
 }
 
-// What PostgreSQL cannot store: NUL in text (and `\u0000` in jsonb), and lone surrogates, which
-// have no UTF-8 encoding. Each becomes U+FFFD, so an input holding one is still recorded (issue
-// 13: such an action was answered but its audit row failed to insert, leaving no trace).
-// eslint-disable-next-line no-control-regex -- NUL is what is being replaced.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-export const sanitizeText = (text: string): string => text.replace(UNSTORABLE, "\ufffd");
-
-/** Strings (keys too) sanitized; deeper than 16 levels summarised, so the walk stays small. */
-export function sanitizeValue(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return sanitizeText(value);
-  if (typeof value !== "object" || value === null) return value;
-  if (depth >= 16) return "[nested too deep]";
-  if (Array.isArray(value)) return value.map((item) => sanitizeValue(item, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [sanitizeText(key), sanitizeValue(item, depth + 1)]),
-  );
-}
-
-// Columns are bounded (VARCHAR); an oversized target from user input must not turn an audit
-// write into an error that hides the action itself.
-const clip = (text: string | null, max: number): string | null => {
-  if (text === null) return null;
-  const clean = sanitizeText(text);
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-};
-
-/** Inserts one cyclium_audit_log row on `db`: the caller's transaction, or the pool for refusals. */
+/** Records one audit row for a console principal (core sanitizes and clips it). */
 export async function insertAuditEntry(db: Queryable, entry: TAuditEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO cyclium_audit_log (user_id, principal, action, target, outcome, detail, ip)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      entry.principal?.kind === "user" ? entry.principal.id : null,
-      clip(describePrincipal(entry.principal), 255),
-      clip(entry.action, 128),
-      clip(entry.target, 512),
-      entry.outcome,
-      JSON.stringify(
-        sanitizeValue({
-          ...(entry.principal?.kind === "token" ? { tokenId: entry.principal.id } : {}),
-          ...entry.detail,
-        }),
-      ),
-      clip(entry.ip, 64),
-    ],
-  );
+  await insertAuditRow(db, {
+    userId: entry.principal?.kind === "user" ? entry.principal.id : null,
+    principal: describePrincipal(entry.principal),
+    action: entry.action,
+    target: entry.target,
+    outcome: entry.outcome,
+    ip: entry.ip,
+    detail: {
+      ...(entry.principal?.kind === "token" ? { tokenId: entry.principal.id } : {}),
+      ...entry.detail,
+    },
+  });
 }

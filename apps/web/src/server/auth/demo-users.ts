@@ -1,7 +1,7 @@
 import type { Queryable } from "@cyclium/core/db";
 import pg from "pg";
-import { generateSecretToken } from "./secret-token";
-import { ensureUser } from "./users/users";
+import { generateSecretToken } from "@cyclium/core/console-auth";
+import { ensureUser } from "@cyclium/core/users";
 
 export const DEMO_OPERATOR_EMAIL = "operator@cyclium.local";
 export const DEMO_ADMIN_EMAIL = "admin@cyclium.local";

@@ -1,18 +1,18 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiToken, revokeApiToken } from "./api-tokens/api-tokens";
+import { createApiToken, revokeApiToken } from "@cyclium/core/console-auth";
 import { DEMO_OPERATOR_EMAIL, ensureDemoOperator } from "./demo-users";
 import { resolvePrincipal } from "./resolve-principal";
-import { hashSecretToken } from "./secret-token";
+import { hashSecretToken } from "@cyclium/core/console-auth";
 import { SESSION_COOKIE } from "./session-cookie";
 import { signIn, signOut } from "./sign-in";
-import { createSignInThrottle, type TSignInThrottle } from "./sign-in-throttle";
+import { createSignInThrottle, type SignInThrottle } from "@cyclium/core/console-auth";
 import { auditRows, seedTestUsers, TEST_PASSWORD, type TTestUsers } from "./testing/auth-test-kit";
 import { validateSession } from "./validate-session";
 
 let database: TestDatabase;
 let users: TTestUsers;
-let throttle: TSignInThrottle;
+let throttle: SignInThrottle;
 
 beforeAll(async () => {
   database = await createTestDatabase();

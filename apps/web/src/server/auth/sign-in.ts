@@ -1,12 +1,18 @@
+import {
+  createSignInThrottle,
+  endSession,
+  generateSecretToken,
+  openSession,
+  type SignInThrottle,
+} from "@cyclium/core/console-auth";
 import { withTransaction } from "@cyclium/core/db";
+import { findUserCredentials } from "@cyclium/core/users";
 import type pg from "pg";
 import { z } from "zod";
 import { insertAuditEntry } from "../audit/audit-entry";
 import { recordRefusal } from "../audit/audited";
 import { verifyAgainstDummy, verifyPassword } from "./password";
 import { ZRole, type TPrincipal } from "./principal";
-import { generateSecretToken, hashSecretToken } from "./secret-token";
-import { createSignInThrottle, type TSignInThrottle } from "./sign-in-throttle";
 import { SESSION_ABSOLUTE_TIMEOUT_MS } from "./session-policy";
 
 export const ZSignInInput = z.object({
@@ -20,14 +26,6 @@ export type TSignInResult =
   | { ok: false; reason: "invalid_credentials" }
   | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
 
-interface UserRow {
-  id: string;
-  email: string;
-  role: string;
-  password_hash: string;
-  disabled_at: Date | null;
-}
-
 /**
  * Checks the password and opens a new session. The session id is fresh on every sign-in (the
  * cookie rotates; a session the browser already had is deleted, so a planted id cannot be
@@ -39,7 +37,7 @@ export async function signIn(options: {
   ip: string | null;
   userAgent: string | null;
   previousToken?: string | null;
-  throttle?: TSignInThrottle;
+  throttle?: SignInThrottle;
 }): Promise<TSignInResult> {
   const { db, input, ip } = options;
   const throttle = options.throttle ?? createSignInThrottle(db);
@@ -59,17 +57,13 @@ export async function signIn(options: {
     return { ok: false, reason: "rate_limited", retryAfterSeconds };
   }
 
-  const { rows } = await db.query<UserRow>(
-    `SELECT id, email, role, password_hash, disabled_at FROM cyclium_users WHERE email = $1`,
-    [input.email],
-  );
-  const user = rows[0];
+  const user = await findUserCredentials({ db, email: input.email });
   const passwordOk =
     user === undefined
       ? await verifyAgainstDummy(input.password)
-      : await verifyPassword(user.password_hash, input.password);
+      : await verifyPassword(user.passwordHash, input.password);
   const role = ZRole.safeParse(user?.role);
-  if (user === undefined || !passwordOk || user.disabled_at !== null || !role.success) {
+  if (user === undefined || !passwordOk || user.disabledAt !== null || !role.success) {
     await throttle.recordFailure(ip, input.email);
     await refuse("unauthenticated", {
       why: user === undefined ? "unknown_email" : !passwordOk ? "bad_password" : "disabled",
@@ -81,26 +75,15 @@ export async function signIn(options: {
   const principal: TPrincipal = { kind: "user", id: user.id, name: user.email, role: role.data };
   const token = generateSecretToken();
   await withTransaction(db, async (tx) => {
-    if (options.previousToken) {
-      await tx.query(`DELETE FROM cyclium_sessions WHERE id = $1`, [
-        hashSecretToken(options.previousToken),
-      ]);
-    }
-    // Housekeeping for this user only: sessions past their absolute expiry can never come back.
-    await tx.query(`DELETE FROM cyclium_sessions WHERE user_id = $1 AND expires_at < now()`, [
-      user.id,
-    ]);
-    await tx.query(
-      `INSERT INTO cyclium_sessions (id, user_id, ip, user_agent, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000))`,
-      [
-        hashSecretToken(token),
-        user.id,
-        ip,
-        options.userAgent?.slice(0, 512) ?? null,
-        SESSION_ABSOLUTE_TIMEOUT_MS,
-      ],
-    );
+    await openSession({
+      db: tx,
+      userId: user.id,
+      token,
+      previousToken: options.previousToken,
+      ip,
+      userAgent: options.userAgent,
+      absoluteTimeoutMs: SESSION_ABSOLUTE_TIMEOUT_MS,
+    });
     await insertAuditEntry(tx, {
       principal,
       action: "auth.sign_in",
@@ -119,19 +102,12 @@ export async function signOut(options: {
   ip: string | null;
 }): Promise<void> {
   await withTransaction(options.db, async (tx) => {
-    const { rows } = await tx.query<{ user_id: string; email: string; role: string }>(
-      `DELETE FROM cyclium_sessions s USING cyclium_users u
-        WHERE s.id = $1 AND u.id = s.user_id
-        RETURNING s.user_id, u.email, u.role`,
-      [hashSecretToken(options.token)],
-    );
-    const row = rows[0];
-    const role = ZRole.safeParse(row?.role);
-    if (row === undefined || !role.success) return;
+    const user = await endSession({ db: tx, token: options.token });
+    if (user === null) return;
     await insertAuditEntry(tx, {
-      principal: { kind: "user", id: row.user_id, name: row.email, role: role.data },
+      principal: { kind: "user", id: user.userId, name: user.email, role: user.role },
       action: "auth.sign_out",
-      target: row.email,
+      target: user.email,
       outcome: "ok",
       ip: options.ip,
     });

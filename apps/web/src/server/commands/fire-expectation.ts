@@ -1,5 +1,6 @@
+import type { Queryable } from "@cyclium/core/db";
+import { findLiveEpisodeId } from "@cyclium/core/episodes";
 import { CycliumError } from "@cyclium/core/errors";
-import type { TQueryable } from "../queries/queryable";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 
 export interface TFireExpectationResult {
@@ -18,7 +19,7 @@ export interface TFireExpectationResult {
  */
 export async function fireExpectation(options: {
   runtime: TConsoleRuntime;
-  db: TQueryable;
+  db: Queryable;
   actorId: string;
   expectationId: string;
   idempotencyKey: string;
@@ -40,13 +41,9 @@ export async function fireExpectation(options: {
       `${options.actorId}'s queue is full and it drops overflow; nothing was created.`,
     );
   }
-  const { rows } = await options.db.query<{ id: string }>(
-    "SELECT id FROM cyclium_episodes WHERE dedupe_key = $1 AND archived_at IS NULL",
-    [result.dedupeKey],
-  );
-  const existing = rows[0];
+  const existing = await findLiveEpisodeId(result.dedupeKey, options.db);
   if (existing === undefined) {
     throw new CycliumError("conflict", "The episode for this fire was just archived; fire again.");
   }
-  return { episodeId: existing.id, created: false, deferred: true };
+  return { episodeId: existing, created: false, deferred: true };
 }

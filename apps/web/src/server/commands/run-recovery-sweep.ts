@@ -1,5 +1,5 @@
-import type { TQueryable } from "../queries/queryable";
-import { recordRecoverySweep } from "../queries/recovery/list-recovery-sweeps";
+import type { Queryable } from "@cyclium/core/db";
+import { recordRecoverySweep } from "@cyclium/core/recovery/queries";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 
 export interface TRunSweepResult {
@@ -20,7 +20,7 @@ export interface TRunSweepResult {
  */
 export async function runRecoverySweep(options: {
   runtime: TConsoleRuntime;
-  db: TQueryable;
+  db: Queryable;
   env: string | null;
   stack: string | null;
   staleAfterMs?: number | undefined;

@@ -13,7 +13,7 @@ import {
 import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "../auth/api-tokens/api-tokens";
+import { createApiToken } from "@cyclium/core/console-auth";
 import type { TPrincipal } from "../auth/principal";
 import { seedTestUsers, testContext, type TTestUsers } from "../auth/testing/auth-test-kit";
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";

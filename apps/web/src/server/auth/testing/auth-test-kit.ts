@@ -4,7 +4,8 @@ import type { TNodeInfo } from "../../node-info";
 import type { TTrpcContext } from "../../trpc/init";
 import type { TPrincipal, TRole } from "../principal";
 import type { TRequestInfo } from "../request-info";
-import { ensureUser } from "../users/users";
+import { listAuditEntries } from "@cyclium/core/audit";
+import { ensureUser } from "@cyclium/core/users";
 
 export const TEST_PASSWORD = "correct horse battery staple";
 
@@ -52,14 +53,10 @@ export async function auditRows(
 ): Promise<
   { principal: string; outcome: string; target: string | null; detail: Record<string, unknown> }[]
 > {
-  const { rows } = await db.query<{
-    principal: string;
-    outcome: string;
-    target: string | null;
-    detail: Record<string, unknown>;
-  }>(
-    `SELECT principal, outcome, target, detail FROM cyclium_audit_log WHERE action = $1 ORDER BY id`,
-    [action],
-  );
-  return rows;
+  // Through core's list (newest first, action as a prefix), oldest first and exact, as before.
+  const { items } = await listAuditEntries({ db, filters: { action }, limit: 200 });
+  return items
+    .filter((item) => item.action === action)
+    .reverse()
+    .map(({ principal, outcome, target, detail }) => ({ principal, outcome, target, detail }));
 }

@@ -6,8 +6,8 @@ import {
   type Episode,
   type EpisodeCommandResult,
 } from "@cyclium/core/episodes";
+import type { Queryable } from "@cyclium/core/db";
 import { CycliumError } from "@cyclium/core/errors";
-import type { TQueryable } from "../../queries/queryable";
 
 export interface TEpisodeCommandResult {
   id: string;
@@ -45,7 +45,7 @@ function answer(
  * transaction).
  */
 export async function retryEpisode(options: {
-  db: TQueryable;
+  db: Queryable;
   id: string;
   by: string;
   sourceNode: string;
@@ -67,7 +67,7 @@ export async function retryEpisode(options: {
  * bus when the transaction commits, so a workflow waiting on the step moves on at once.
  */
 export async function cancelEpisode(options: {
-  db: TQueryable;
+  db: Queryable;
   id: string;
   by: string;
   sourceNode: string;
@@ -89,7 +89,7 @@ export async function cancelEpisode(options: {
 
 /** Hides a finished episode from the lists and frees its dedupe key (core's `archiveEpisode`). */
 export async function archiveEpisode(options: {
-  db: TQueryable;
+  db: Queryable;
   id: string;
 }): Promise<TEpisodeCommandResult> {
   const result = await archiveEpisodeInCore({ episodeId: options.id }, options.db);

@@ -1,7 +1,7 @@
 import { listCircuitBreakers } from "@cyclium/core/actors";
+import { listActors } from "@cyclium/core/actors/queries";
 import { audited } from "../../audit";
 import { fireExpectation } from "../../commands/fire-expectation";
-import { listActors } from "../../queries/actors/list-actors";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
 import { ZCircuitBreakersInput, ZFireExpectationInput } from "./actors.schema";

@@ -1,7 +1,8 @@
+import { createApiToken, listApiTokens, revokeApiToken } from "@cyclium/core/console-auth";
+import { createUser, listUsers, setUserDisabled, setUserRole } from "@cyclium/core/users";
 import { audited } from "../../audit/audited";
-import { createApiToken, listApiTokens, revokeApiToken } from "../../auth/api-tokens/api-tokens";
-import { createUser, listUsers, setUserDisabled, setUserRole } from "../../auth/users/users";
 import { adminProcedure, createTrpcRouter } from "../init";
+import { toWire } from "../to-wire";
 import {
   ZApiToken,
   ZCreateApiTokenInput,
@@ -14,61 +15,75 @@ import {
 } from "./admin.schema";
 
 const usersRouter = createTrpcRouter({
-  list: adminProcedure.output(ZUser.array()).query(({ ctx }) => listUsers({ db: ctx.db })),
+  list: adminProcedure
+    .output(ZUser.array())
+    .query(async ({ ctx }) => toWire(await listUsers({ db: ctx.db }))),
   create: adminProcedure
     .input(ZCreateUserInput)
     .output(ZUser)
-    .mutation(({ ctx, input }) =>
-      audited(
-        ctx,
-        { action: "admin.users.create", target: input.email, detail: { role: input.role } },
-        (tx) => createUser({ db: tx, ...input }),
+    .mutation(async ({ ctx, input }) =>
+      toWire(
+        await audited(
+          ctx,
+          { action: "admin.users.create", target: input.email, detail: { role: input.role } },
+          (tx) => createUser({ db: tx, ...input }),
+        ),
       ),
     ),
   setRole: adminProcedure
     .input(ZSetUserRoleInput)
     .output(ZUser)
-    .mutation(({ ctx, input }) =>
-      audited(
-        ctx,
-        { action: "admin.users.setRole", target: input.userId, detail: { role: input.role } },
-        (tx) => setUserRole({ db: tx, ...input }),
+    .mutation(async ({ ctx, input }) =>
+      toWire(
+        await audited(
+          ctx,
+          { action: "admin.users.setRole", target: input.userId, detail: { role: input.role } },
+          (tx) => setUserRole({ db: tx, ...input }),
+        ),
       ),
     ),
   setDisabled: adminProcedure
     .input(ZSetUserDisabledInput)
     .output(ZUser)
-    .mutation(({ ctx, input }) =>
-      audited(
-        ctx,
-        {
-          action: "admin.users.setDisabled",
-          target: input.userId,
-          detail: { disabled: input.disabled },
-        },
-        (tx) => setUserDisabled({ db: tx, ...input }),
+    .mutation(async ({ ctx, input }) =>
+      toWire(
+        await audited(
+          ctx,
+          {
+            action: "admin.users.setDisabled",
+            target: input.userId,
+            detail: { disabled: input.disabled },
+          },
+          (tx) => setUserDisabled({ db: tx, ...input }),
+        ),
       ),
     ),
 });
 
 const tokensRouter = createTrpcRouter({
-  list: adminProcedure.output(ZApiToken.array()).query(({ ctx }) => listApiTokens({ db: ctx.db })),
+  list: adminProcedure
+    .output(ZApiToken.array())
+    .query(async ({ ctx }) => toWire(await listApiTokens({ db: ctx.db }))),
   create: adminProcedure
     .input(ZCreateApiTokenInput)
     .output(ZCreatedApiToken)
-    .mutation(({ ctx, input }) =>
-      audited(
-        ctx,
-        { action: "admin.tokens.create", target: input.name, detail: { role: input.role } },
-        (tx) => createApiToken({ db: tx, ...input, createdBy: ctx.principal.id }),
+    .mutation(async ({ ctx, input }) =>
+      toWire(
+        await audited(
+          ctx,
+          { action: "admin.tokens.create", target: input.name, detail: { role: input.role } },
+          (tx) => createApiToken({ db: tx, ...input, createdBy: ctx.principal.id }),
+        ),
       ),
     ),
   revoke: adminProcedure
     .input(ZRevokeApiTokenInput)
     .output(ZApiToken)
-    .mutation(({ ctx, input }) =>
-      audited(ctx, { action: "admin.tokens.revoke", target: input.tokenId }, (tx) =>
-        revokeApiToken({ db: tx, ...input }),
+    .mutation(async ({ ctx, input }) =>
+      toWire(
+        await audited(ctx, { action: "admin.tokens.revoke", target: input.tokenId }, (tx) =>
+          revokeApiToken({ db: tx, ...input }),
+        ),
       ),
     ),
 });

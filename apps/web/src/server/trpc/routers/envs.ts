@@ -1,4 +1,4 @@
-import { listKnownEnvs } from "../../queries/envs/list-known-envs";
+import { listKnownEnvs } from "@cyclium/core/console";
 import { createTrpcRouter, viewerProcedure } from "../init";
 
 export const envsRouter = createTrpcRouter({

@@ -1,3 +1,4 @@
+import { getEpisodeDetail, listEpisodeFacets, listEpisodes } from "@cyclium/core/episodes/queries";
 import { listCheckpoints } from "@cyclium/core/runtime";
 import { audited } from "../../audit";
 import {
@@ -5,33 +6,33 @@ import {
   cancelEpisode,
   retryEpisode,
 } from "../../commands/episodes/episode-commands";
-import { getEpisodeDetail } from "../../queries/episodes/get-episode-detail";
-import { listEpisodeFacets } from "../../queries/episodes/list-episode-facets";
-import { listEpisodes } from "../../queries/episodes/list-episodes";
 import { findConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
+import { toWire } from "../to-wire";
 import { ZEpisodeFacetsInput, ZEpisodeIdInput, ZEpisodeListInput } from "./episodes.schema";
 import { resolveEnv } from "./shared.schema";
 
 export const episodesRouter = createTrpcRouter({
-  list: viewerProcedure.input(ZEpisodeListInput).query(({ ctx, input }) =>
-    listEpisodes({
-      db: ctx.db,
-      filters: {
-        env: resolveEnv(ctx.node.env, input.env),
-        actorId: input.actorId,
-        expectationId: input.expectationId,
-        status: input.status,
-        triggerType: input.triggerType,
-        stack: input.stack,
-        from: input.from === undefined ? undefined : new Date(input.from),
-        to: input.to === undefined ? undefined : new Date(input.to),
-        archived: input.archived,
-      },
-      cursor: input.cursor,
-      direction: input.direction,
-      limit: input.limit,
-    }),
+  list: viewerProcedure.input(ZEpisodeListInput).query(async ({ ctx, input }) =>
+    toWire(
+      await listEpisodes({
+        db: ctx.db,
+        filters: {
+          env: resolveEnv(ctx.node.env, input.env),
+          actorId: input.actorId,
+          expectationId: input.expectationId,
+          status: input.status,
+          triggerType: input.triggerType,
+          stack: input.stack,
+          from: input.from === undefined ? undefined : new Date(input.from),
+          to: input.to === undefined ? undefined : new Date(input.to),
+          archived: input.archived,
+        },
+        cursor: input.cursor,
+        direction: input.direction,
+        limit: input.limit,
+      }),
+    ),
   ),
 
   /** Values for the filter dropdowns: actors with episodes in the env, and the registry's. */
@@ -45,7 +46,7 @@ export const episodesRouter = createTrpcRouter({
 
   detail: viewerProcedure
     .input(ZEpisodeIdInput)
-    .query(({ ctx, input }) => getEpisodeDetail({ db: ctx.db, id: input.id })),
+    .query(async ({ ctx, input }) => toWire(await getEpisodeDetail({ db: ctx.db, id: input.id }))),
 
   /** The episode's checkpoints (SPEC 12), oldest first; recovery_history says which one a restart resumed from. */
   checkpoints: viewerProcedure

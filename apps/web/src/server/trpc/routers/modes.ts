@@ -1,7 +1,8 @@
 import { clearModeOverride, setModeOverride } from "@cyclium/core/modes";
+import { listClusterModes } from "@cyclium/core/nodes/queries";
 import { audited } from "../../audit";
-import { listClusterModes } from "../../queries/nodes/list-node-modes";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
+import { toWire } from "../to-wire";
 import { ZClearModeInput, ZSetModeInput } from "./modes.schema";
 
 const targetOf = (input: { targetNode: string; actorId?: string | null | undefined }) =>
@@ -9,7 +10,7 @@ const targetOf = (input: { targetNode: string; actorId?: string | null | undefin
 
 export const modesRouter = createTrpcRouter({
   /** Every live node's modes as reported, and the stored overrides (SPEC section 6). */
-  cluster: viewerProcedure.query(({ ctx }) => listClusterModes({ db: ctx.db })),
+  cluster: viewerProcedure.query(async ({ ctx }) => toWire(await listClusterModes({ db: ctx.db }))),
 
   set: operatorProcedure.input(ZSetModeInput).mutation(({ ctx, input }) =>
     audited(

@@ -1,16 +1,17 @@
+import { getRecoveryOverview } from "@cyclium/core/recovery/queries";
 import { audited } from "../../audit";
 import { runRecoverySweep } from "../../commands/run-recovery-sweep";
-import { getRecoveryOverview } from "../../queries/recovery/get-recovery-overview";
 import { requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
+import { toWire } from "../to-wire";
 import { ZRecoveryOverviewInput, ZRunSweepInput } from "./recovery.schema";
 import { resolveEnv } from "./shared.schema";
 
 export const recoveryRouter = createTrpcRouter({
   overview: viewerProcedure
     .input(ZRecoveryOverviewInput)
-    .query(({ ctx, input }) =>
-      getRecoveryOverview({ db: ctx.db, env: resolveEnv(ctx.node.env, input.env) }),
+    .query(async ({ ctx, input }) =>
+      toWire(await getRecoveryOverview({ db: ctx.db, env: resolveEnv(ctx.node.env, input.env) })),
     ),
 
   sweep: operatorProcedure.input(ZRunSweepInput).mutation(({ ctx, input }) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TCursorIdKind, ZKeysetCursorText } from "../../queries/keyset-cursor";
+import { type TCursorIdKind, ZKeysetCursorText } from "@cyclium/core/paging";
 
 /**
  * The env a read inspects (SPEC section 8). Omitted: this console's own env (CYCLIUM_ENV).

@@ -1,14 +1,17 @@
-import { readTelemetrySeries } from "../../queries/telemetry/telemetry-series";
+import { readTelemetrySeries } from "@cyclium/core/telemetry/queries";
 import { createTrpcRouter, viewerProcedure } from "../init";
+import { toWire } from "../to-wire";
 import { ZTelemetrySeriesInput } from "./telemetry.schema";
 
 export const telemetryRouter = createTrpcRouter({
-  series: viewerProcedure.input(ZTelemetrySeriesInput).query(({ ctx, input }) =>
-    readTelemetrySeries({
-      db: ctx.db,
-      events: input.events,
-      minutes: input.minutes,
-      node: input.node,
-    }),
+  series: viewerProcedure.input(ZTelemetrySeriesInput).query(async ({ ctx, input }) =>
+    toWire(
+      await readTelemetrySeries({
+        db: ctx.db,
+        events: input.events,
+        minutes: input.minutes,
+        node: input.node,
+      }),
+    ),
   ),
 });

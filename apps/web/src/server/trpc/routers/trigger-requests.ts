@@ -1,20 +1,23 @@
-import { listTriggerRequests } from "../../queries/trigger-requests/list-trigger-requests";
+import { listTriggerRequests } from "@cyclium/core/trigger-requests/queries";
 import { createTrpcRouter, viewerProcedure } from "../init";
+import { toWire } from "../to-wire";
 import { resolveEnv } from "./shared.schema";
 import { ZTriggerRequestListInput } from "./trigger-requests.schema";
 
 export const triggerRequestsRouter = createTrpcRouter({
-  list: viewerProcedure.input(ZTriggerRequestListInput).query(({ ctx, input }) =>
-    listTriggerRequests({
-      db: ctx.db,
-      filters: {
-        env: resolveEnv(ctx.node.env, input.env),
-        status: input.status,
-        actorId: input.actorId,
-      },
-      cursor: input.cursor,
-      direction: input.direction,
-      limit: input.limit,
-    }),
+  list: viewerProcedure.input(ZTriggerRequestListInput).query(async ({ ctx, input }) =>
+    toWire(
+      await listTriggerRequests({
+        db: ctx.db,
+        filters: {
+          env: resolveEnv(ctx.node.env, input.env),
+          status: input.status,
+          actorId: input.actorId,
+        },
+        cursor: input.cursor,
+        direction: input.direction,
+        limit: input.limit,
+      }),
+    ),
   ),
 });

@@ -1,9 +1,9 @@
 import { resumeWorkflowInstance, retryWorkflowStep } from "@cyclium/core/workflows";
+import { getWorkflowGraph, listWorkflowInstances } from "@cyclium/core/workflows/queries";
 import { audited } from "../../audit";
-import { getWorkflowGraph } from "../../queries/workflows/get-workflow-graph";
-import { listWorkflowInstances } from "../../queries/workflows/list-workflow-instances";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
+import { toWire } from "../to-wire";
 import { resolveEnv } from "./shared.schema";
 import {
   ZWorkflowInstanceInput,
@@ -13,25 +13,29 @@ import {
 } from "./workflows.schema";
 
 export const workflowsRouter = createTrpcRouter({
-  list: viewerProcedure.input(ZWorkflowListInput).query(({ ctx, input }) =>
-    listWorkflowInstances({
-      db: ctx.db,
-      filters: {
-        env: resolveEnv(ctx.node.env, input.env),
-        workflowName: input.workflowName,
-        status: input.status,
-      },
-      cursor: input.cursor,
-      direction: input.direction,
-      limit: input.limit,
-    }),
+  list: viewerProcedure.input(ZWorkflowListInput).query(async ({ ctx, input }) =>
+    toWire(
+      await listWorkflowInstances({
+        db: ctx.db,
+        filters: {
+          env: resolveEnv(ctx.node.env, input.env),
+          workflowName: input.workflowName,
+          status: input.status,
+        },
+        cursor: input.cursor,
+        direction: input.direction,
+        limit: input.limit,
+      }),
+    ),
   ),
-  instance: viewerProcedure.input(ZWorkflowInstanceInput).query(({ ctx, input }) =>
-    getWorkflowGraph({
-      db: ctx.db,
-      id: input.id,
-      workflows: findConsoleRuntime()?.workflows ?? null,
-    }),
+  instance: viewerProcedure.input(ZWorkflowInstanceInput).query(async ({ ctx, input }) =>
+    toWire(
+      await getWorkflowGraph({
+        db: ctx.db,
+        id: input.id,
+        workflows: findConsoleRuntime()?.workflows ?? null,
+      }),
+    ),
   ),
 
   // Operator actions on a `blocked` instance (SPEC 12, `pause` policy). The engine applies them on

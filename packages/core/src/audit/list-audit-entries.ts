@@ -1,0 +1,103 @@
+import type { Queryable } from "../db/index";
+import {
+  cursorAtSql,
+  decodeCursor,
+  keysetAfterSql,
+  keysetPage,
+  type KeysetPage,
+  type TPageDirection,
+} from "../paging/index";
+import { SqlParams } from "../scope/index";
+import type { AuditOutcome } from "./audit-outcome";
+
+export interface AuditItem {
+  id: string;
+  principal: string;
+  action: string;
+  target: string | null;
+  outcome: AuditOutcome;
+  detail: Record<string, unknown>;
+  ip: string | null;
+  insertedAt: Date;
+}
+
+export interface AuditFilters {
+  /** Prefix match: `triggers.` shows every trigger action. */
+  action?: string | undefined;
+  principal?: string | undefined;
+  outcome?: AuditOutcome | undefined;
+  /** Substring of the target. */
+  target?: string | undefined;
+}
+
+interface AuditRow {
+  id: string;
+  principal: string;
+  action: string;
+  target: string | null;
+  outcome: AuditOutcome;
+  detail: Record<string, unknown> | null;
+  ip: string | null;
+  inserted_at: Date;
+  cursor_at: string;
+}
+
+/**
+ * The audit log newest first (cyclium_audit_log_inserted_at_id_idx). The log belongs to the whole
+ * console, not to an env: sign-ins and user changes have none, and an operator acting in env
+ * `rc` is still the same operator.
+ */
+export async function listAuditEntries(options: {
+  db: Queryable;
+  filters: AuditFilters;
+  cursor?: string | undefined;
+  direction?: TPageDirection | undefined;
+  limit: number;
+}): Promise<KeysetPage<AuditItem>> {
+  const direction = options.direction ?? "older";
+  const { filters } = options;
+  const params = new SqlParams();
+  const where: string[] = ["TRUE"];
+  if (filters.action !== undefined) {
+    where.push(`action LIKE ${params.add(`${escapeLike(filters.action)}%`)}`);
+  }
+  if (filters.principal !== undefined) where.push(`principal = ${params.add(filters.principal)}`);
+  if (filters.outcome !== undefined) where.push(`outcome = ${params.add(filters.outcome)}`);
+  if (filters.target !== undefined) {
+    where.push(`target LIKE ${params.add(`%${escapeLike(filters.target)}%`)}`);
+  }
+  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
+  if (cursor !== null) {
+    where.push(
+      keysetAfterSql(cursor, direction, params, { at: "inserted_at", id: "id", idType: "bigint" }),
+    );
+  }
+  const order = direction === "older" ? "DESC" : "ASC";
+  const { rows } = await options.db.query<AuditRow>(
+    `SELECT id::text, principal, action, target, outcome, detail, ip, inserted_at,
+            ${cursorAtSql("inserted_at")} AS cursor_at
+       FROM cyclium_audit_log WHERE ${where.join(" AND ")}
+      ORDER BY inserted_at ${order}, id ${order} LIMIT ${params.add(options.limit + 1)}`,
+    params.values,
+  );
+  return keysetPage(
+    rows.map((row) => ({
+      cursorAt: row.cursor_at,
+      item: {
+        id: row.id,
+        principal: row.principal,
+        action: row.action,
+        target: row.target,
+        outcome: row.outcome,
+        detail: row.detail ?? {},
+        ip: row.ip,
+        insertedAt: row.inserted_at,
+      },
+    })),
+    { limit: options.limit, direction, hasCursor: cursor !== null },
+  );
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

@@ -1,0 +1,108 @@
+import type { Queryable } from "../db/index";
+import { CycliumError } from "../errors/index";
+import { isUserRole, parseUserRole } from "../users/user-row";
+import type { UserRole } from "../users/insert-user";
+import { generateSecretToken, hashSecretToken } from "./secret-token";
+
+/** Recognisable in logs and by secret scanners; the 256 random bits after it are the secret. */
+export const API_TOKEN_PREFIX = "cyc_";
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  role: UserRole;
+  createdBy: string | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  insertedAt: Date;
+}
+
+interface ApiTokenRow {
+  id: string;
+  name: string;
+  role: string;
+  created_by_email: string | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  inserted_at: Date;
+}
+
+const COLUMNS = `t.id, t.name, t.role, t.last_used_at, t.revoked_at, t.inserted_at,
+  (SELECT email FROM cyclium_users u WHERE u.id = t.created_by) AS created_by_email`;
+
+function toApiToken(row: ApiTokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    role: parseUserRole(row.role),
+    createdBy: row.created_by_email,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    insertedAt: row.inserted_at,
+  };
+}
+
+export async function listApiTokens(options: { db: Queryable }): Promise<ApiToken[]> {
+  const { rows } = await options.db.query<ApiTokenRow>(
+    `SELECT ${COLUMNS} FROM cyclium_api_tokens t
+      ORDER BY t.revoked_at IS NOT NULL, t.inserted_at DESC`,
+  );
+  return rows.map(toApiToken);
+}
+
+/** The plain token is returned once, here; only its SHA-256 is stored. */
+export async function createApiToken(options: {
+  db: Queryable;
+  name: string;
+  role: UserRole;
+  createdBy: string | null;
+}): Promise<{ token: string; apiToken: ApiToken }> {
+  const token = generateSecretToken(API_TOKEN_PREFIX);
+  const { rows } = await options.db.query<ApiTokenRow>(
+    `WITH t AS (
+       INSERT INTO cyclium_api_tokens (name, token_hash, role, created_by) VALUES ($1, $2, $3, $4)
+       RETURNING *)
+     SELECT ${COLUMNS} FROM t`,
+    [options.name, hashSecretToken(token), options.role, options.createdBy],
+  );
+  return { token, apiToken: toApiToken(rows[0] as ApiTokenRow) };
+}
+
+export async function revokeApiToken(options: {
+  db: Queryable;
+  tokenId: string;
+}): Promise<ApiToken> {
+  const { rows } = await options.db.query<ApiTokenRow>(
+    `WITH t AS (
+       UPDATE cyclium_api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+       RETURNING *)
+     SELECT ${COLUMNS} FROM t`,
+    [options.tokenId],
+  );
+  const row = rows[0];
+  if (row === undefined) throw new CycliumError("not_found", "No such API token.");
+  return toApiToken(row);
+}
+
+/**
+ * The token behind a bearer secret, or null (unknown or revoked). last_used_at is refreshed in
+ * the same statement; a minute's precision is plenty and keeps a busy automation from writing on
+ * every call.
+ */
+export async function authenticateApiToken(options: {
+  db: Queryable;
+  token: string;
+}): Promise<{ id: string; name: string; role: UserRole } | null> {
+  const { rows } = await options.db.query<{ id: string; name: string; role: string }>(
+    `UPDATE cyclium_api_tokens
+        SET last_used_at = CASE
+              WHEN last_used_at IS NULL OR last_used_at < now() - interval '1 minute' THEN now()
+              ELSE last_used_at END
+      WHERE token_hash = $1 AND revoked_at IS NULL
+      RETURNING id, name, role`,
+    [hashSecretToken(options.token)],
+  );
+  const row = rows[0];
+  if (row === undefined || !isUserRole(row.role)) return null;
+  return { id: row.id, name: row.name, role: row.role };
+}
