@@ -3,6 +3,14 @@
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import cyclium from "./eslint-rules/core-import-cycles.js";
+
+// Issue 12: every statement on a cyclium_* table lives in packages/core (or packages/db, for the
+// migrations). A string or template naming one after a SQL keyword is a statement; names alone
+// (the `cyclium_session` cookie, the `cyclium_web_refusals_total` metric) are not.
+const TABLE_SQL = String.raw`/\b(from|join|into|update|truncate|table)\s+cyclium_[a-z_]+/i`;
+const TABLE_SQL_MESSAGE =
+  "SQL on a cyclium_* table belongs in packages/core: call (or add) a core function instead.";
 
 export default tseslint.config(
   {
@@ -66,6 +74,34 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Only core and the migrations speak SQL to Cyclium's tables (issue 12). Tests, test kits and
+    // benchmarks may still set up and inspect rows directly (they check what is stored), as may
+    // the e2e, bench and faults harnesses, which observe a cluster from outside.
+    files: ["apps/**/*.{ts,tsx}", "packages/**/*.{ts,tsx}"],
+    ignores: [
+      "packages/core/**",
+      "packages/db/**",
+      "**/*.test.ts",
+      "**/*.spec.ts",
+      "**/testing/**",
+      "**/bench/**",
+    ],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: `Literal[value=${TABLE_SQL}]`, message: TABLE_SQL_MESSAGE },
+        { selector: `TemplateElement[value.raw=${TABLE_SQL}]`, message: TABLE_SQL_MESSAGE },
+      ],
+    },
+  },
+  {
+    // No import circle inside packages/core (issue 12; CONVENTIONS.md "No cycles").
+    files: ["packages/core/src/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    plugins: { cyclium },
+    rules: { "cyclium/core-import-cycles": "error" },
   },
   {
     // Files that are allowed to read the environment: env modules, tests, scripts and tooling.
