@@ -33,13 +33,16 @@ export interface BurstConfig {
   via: "bus" | "host";
   /** `--burst-deadline`: seconds before the run is given up, default 60 + 20 ms per event. */
   deadlineSeconds: number;
+  /** `--burst-snapshot-at S`: the worker writes a V8 heap snapshot S seconds after the burst. */
+  snapshotAtSeconds?: number;
 }
 
 /**
  * Full run: 20,000 items, 1 and 2 worker processes, 3 repetitions, 500 latency samples.
  * `--quick` (CI smoke test): 500 items, 2 processes, 1 repetition, 50 samples; it asserts nothing
  * about speed, only that every item completed exactly once in every system (exit code 1 if not).
- * `--burst [--burst-size N] [--burst-via bus|host] [--burst-deadline S]`: the burst scenario
+ * `--burst [--burst-size N] [--burst-via bus|host] [--burst-deadline S] [--burst-snapshot-at S]`:
+ * the burst scenario
  * alone (never part of `--quick`).
  */
 export function parseConfig(argv: string[]): BenchConfig {
@@ -58,6 +61,7 @@ export function parseConfig(argv: string[]): BenchConfig {
       "burst-size": { type: "string" },
       "burst-via": { type: "string" },
       "burst-deadline": { type: "string" },
+      "burst-snapshot-at": { type: "string" },
     },
     strict: true,
   });
@@ -90,6 +94,7 @@ function burstConfig(values: {
   "burst-size"?: string;
   "burst-via"?: string;
   "burst-deadline"?: string;
+  "burst-snapshot-at"?: string;
 }): BurstConfig {
   const size = positive("burst-size", values["burst-size"], 100_000);
   const via = values["burst-via"] ?? "bus";
@@ -103,6 +108,9 @@ function burstConfig(values: {
       values["burst-deadline"],
       60 + Math.ceil(size / 50),
     ),
+    ...(values["burst-snapshot-at"] === undefined
+      ? {}
+      : { snapshotAtSeconds: positive("burst-snapshot-at", values["burst-snapshot-at"], 0) }),
   };
 }
 

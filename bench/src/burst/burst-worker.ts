@@ -8,6 +8,9 @@
 import { defineActor, done, type Strategy } from "@cyclium/core/actors";
 import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
 import { Telemetry, type Logger } from "@cyclium/core/telemetry";
+import os from "node:os";
+import path from "node:path";
+import v8 from "node:v8";
 import pg from "pg";
 import type { BurstProgress, BurstRole, BurstTally, ChildMessage } from "../child/protocol";
 import { itemOf } from "../systems/consumer";
@@ -96,6 +99,14 @@ export async function runBurstWorker(role: BurstRole, channel: BurstChannel): Pr
     PROGRESS_MS,
   );
   await channel.next("go");
+  // What the worker holds at a chosen second: `pnpm bench --burst --burst-snapshot-at 60`.
+  const snapshotAt = role.snapshotAtSeconds;
+  if (snapshotAt !== undefined) {
+    setTimeout(() => {
+      const file = v8.writeHeapSnapshot(path.join(os.tmpdir(), "cyclium-burst.heapsnapshot"));
+      logger.warn({ file }, "heap snapshot written");
+    }, snapshotAt * 1000).unref();
+  }
   const cpu = process.cpuUsage();
   const queriesAtGo = channel.queryCount();
   if (role.via === "host") {

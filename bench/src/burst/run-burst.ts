@@ -101,6 +101,9 @@ export async function runBurst(context: BurstContext): Promise<BurstResult> {
     size: config.size,
     slots: config.slots,
     via: config.via,
+    ...(config.snapshotAtSeconds === undefined
+      ? {}
+      : { snapshotAtSeconds: config.snapshotAtSeconds }),
   };
   const deadline = Date.now() + config.deadlineSeconds * 1000;
   const worker = new WorkerProcess(role);
@@ -211,7 +214,8 @@ export async function runBurst(context: BurstContext): Promise<BurstResult> {
         log(
           `t=${elapsed().toFixed(0)} s: received ${latest.received}, queued ${latest.queued}, ` +
             `running ${latest.running}, completed ${latest.completed}, ` +
-            `RSS ${mb(latest.rss)} MB, heap ${mb(latest.heapUsed)} MB`,
+            `RSS ${mb(latest.rss)} MB, heap ${mb(latest.heapUsed)}/${mb(latest.heapTotal)} MB, ` +
+            `external ${mb(latest.external)} MB`,
         );
         // No progress for 10 s: what the worker's connections are doing.
         if (latest.completed === completedAtLastLog) log(`stalled: ${await activity(client)}`);

@@ -30,6 +30,8 @@ export interface BurstRole {
   slots: number;
   /** `bus`: the parent publishes; `host`: this process fires through its ActorHost on `go`. */
   via: "bus" | "host";
+  /** Seconds after `go` at which to write a V8 heap snapshot (to the OS temp directory). */
+  snapshotAtSeconds?: number;
 }
 
 export type ParentMessage = { type: "go" } | { type: "stop" };

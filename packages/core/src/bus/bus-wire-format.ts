@@ -47,8 +47,12 @@ export function decodeWireMessage(text: string): WireMessage | undefined {
   } catch {
     return undefined;
   }
-  const ref = ZWireRef.safeParse(raw);
-  if (ref.success) return { kind: "ref", ref: ref.data.ref, topic: ref.data.topic };
+  // Only a reference has `ref`: a failed safeParse builds an error per event, which a burst of
+  // 100,000 inline events turned into tens of MB of garbage.
+  if (typeof raw === "object" && raw !== null && "ref" in raw) {
+    const ref = ZWireRef.safeParse(raw);
+    if (ref.success) return { kind: "ref", ref: ref.data.ref, topic: ref.data.topic };
+  }
   const event = parseEvent(raw);
   return event === undefined ? undefined : { kind: "inline", event };
 }

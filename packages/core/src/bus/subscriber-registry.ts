@@ -5,6 +5,9 @@ import { ALL_TOPICS, type BusEvent, type BusHandler, type Unsubscribe } from "./
  * Topic -> handlers, shared by every Bus implementation so they isolate handlers the same way:
  * a handler that throws or rejects is logged and never prevents the others from running.
  */
+/** What dispatch returns when every handler was synchronous: no promise per event. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 export class SubscriberRegistry {
   readonly #handlers = new Map<string, Set<BusHandler>>();
   readonly #logger: Logger;
@@ -62,7 +65,7 @@ export class SubscriberRegistry {
         this.#logFailure(event, err);
       }
     }
-    return Promise.all(pending).then(() => undefined);
+    return pending.length === 0 ? SETTLED : Promise.all(pending).then(() => undefined);
   }
 
   clear(): void {

@@ -5,21 +5,21 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("EventAdmission", () => {
   it("runs at most `limit` at once, in arrival order, and every one of them", async () => {
-    const admission = new EventAdmission(3);
+    const admission = new EventAdmission<number>(3);
     let running = 0;
     let peak = 0;
     const started: number[] = [];
     const finished: number[] = [];
     const release: (() => void)[] = [];
     for (let i = 0; i < 2_000; i += 1) {
-      admission.submit(async () => {
-        started.push(i);
+      admission.submit(async (n) => {
+        started.push(n);
         running += 1;
         peak = Math.max(peak, running);
         await new Promise<void>((resolve) => release.push(resolve));
         running -= 1;
-        finished.push(i);
-      });
+        finished.push(n);
+      }, i);
     }
     expect(admission.waiting).toBe(1_997);
     while (finished.length < 2_000) {
@@ -36,11 +36,11 @@ describe("EventAdmission", () => {
     const errors: unknown[] = [];
     const admission = new EventAdmission(1, (error) => errors.push(error));
     const ran: string[] = [];
-    admission.submit(() => Promise.reject(new Error("boom")));
+    admission.submit(() => Promise.reject(new Error("boom")), undefined);
     admission.submit(() => {
       ran.push("next");
       return Promise.resolve();
-    });
+    }, undefined);
     for (let i = 0; i < 5; i += 1) await tick();
     expect(ran).toEqual(["next"]);
     expect(errors).toHaveLength(1);

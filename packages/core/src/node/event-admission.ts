@@ -7,16 +7,21 @@
  */
 export const DEFAULT_EVENTS_IN_FLIGHT = 256;
 
+/** Work shared by many waiting items: one function per expectation, not one closure per event. */
+export type AdmittedWork<T> = (item: T) => Promise<void>;
+
 /**
- * A FIFO of work with at most `limit` running. `submit` is synchronous and keeps only the work's
- * closure: a waiting event costs its payload and one function, not a suspended async frame and a
- * promise per event (a first version that awaited a slot per event still held ~2.8 KB each).
+ * A FIFO of work with at most `limit` running. `submit` is synchronous and keeps two references
+ * per waiting item: the (shared) work function and the item. Callers keep the item small (the
+ * event trigger queues the event's JSON text, ~200 bytes, instead of the parsed event and a
+ * closure, ~1 KB): a 30,000-event burst held ~110 MB of live heap with a closure per event.
  */
-export class EventAdmission {
+export class EventAdmission<T = unknown> {
   readonly #limit: number;
   readonly #onError: (error: unknown) => void;
   #running = 0;
-  #waiting: (() => Promise<void>)[] = [];
+  #works: (AdmittedWork<T> | undefined)[] = [];
+  #items: (T | undefined)[] = [];
   #head = 0;
 
   constructor(limit = DEFAULT_EVENTS_IN_FLIGHT, onError: (error: unknown) => void = () => {}) {
@@ -25,31 +30,35 @@ export class EventAdmission {
   }
 
   get waiting(): number {
-    return this.#waiting.length - this.#head;
+    return this.#works.length - this.#head;
   }
 
   get running(): number {
     return this.#running;
   }
 
-  submit(work: () => Promise<void>): void {
-    this.#waiting.push(work);
+  submit(work: AdmittedWork<T>, item: T): void {
+    this.#works.push(work);
+    this.#items.push(item);
     this.#pump();
   }
 
   #pump(): void {
-    while (this.#running < this.#limit && this.#head < this.#waiting.length) {
-      const work = this.#waiting[this.#head];
-      this.#waiting[this.#head] = undefined as never;
+    while (this.#running < this.#limit && this.#head < this.#works.length) {
+      const work = this.#works[this.#head];
+      const item = this.#items[this.#head] as T;
+      this.#works[this.#head] = undefined;
+      this.#items[this.#head] = undefined;
       this.#head += 1;
       // Compact now and then instead of shift(), which is O(n) on a 100,000-entry array.
-      if (this.#head > 1_024 && this.#head * 2 > this.#waiting.length) {
-        this.#waiting = this.#waiting.slice(this.#head);
+      if (this.#head > 1_024 && this.#head * 2 > this.#works.length) {
+        this.#works = this.#works.slice(this.#head);
+        this.#items = this.#items.slice(this.#head);
         this.#head = 0;
       }
       if (work === undefined) continue;
       this.#running += 1;
-      void work()
+      void work(item)
         .catch(this.#onError)
         .finally(() => {
           this.#running -= 1;
