@@ -1,6 +1,6 @@
 import type { ActorDefinition, ActorRegistry, ExpectationDefinition } from "../actors/index";
 import { EventGate, runsOnStack } from "../actors/index";
-import type { Bus, BusEvent } from "../bus/index";
+import { serializeEvent, type Bus, type BusEvent } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { isCycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
@@ -34,7 +34,7 @@ export interface ExpectationTriggersOptions {
 export class ExpectationTriggers {
   readonly #o: ExpectationTriggersOptions;
   readonly #stops = new Map<string, (() => void)[]>();
-  readonly #admission: EventAdmission;
+  readonly #admission: EventAdmission<string>;
   #offRegistry: (() => void) | undefined;
 
   constructor(options: ExpectationTriggersOptions) {
@@ -101,12 +101,14 @@ export class ExpectationTriggers {
           return result !== undefined;
         },
       });
+      // One function per expectation; each waiting event is its JSON text (see event-admission).
+      const admit = async (text: string): Promise<void> => {
+        if (!active()) return;
+        await gate.onEvent(JSON.parse(text) as BusEvent);
+      };
       // Returns at once: the event waits in the admission's FIFO, not in a promise per event.
       const unsubscribe = this.#o.bus.subscribe(trigger.event, (event: BusEvent) => {
-        this.#admission.submit(async () => {
-          if (!active()) return;
-          await gate.onEvent(event);
-        });
+        this.#admission.submit(admit, serializeEvent(event));
       });
       return [unsubscribe, () => gate.stop()];
     }
