@@ -149,7 +149,7 @@ export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
       {canAdmin && editing === null ? (
         <button
           type="button"
-          className="button"
+          className={`button ${styles.newButton}`}
           onClick={() => {
             setNotice("");
             setEditing("new");
