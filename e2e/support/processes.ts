@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { childProcessEnv } from "./env";
-import { logsDir, nextBin, webRoot, workerRoot } from "./paths";
+import { e2eDeploymentPath, logsDir, nextBin, webRoot, workerRoot } from "./paths";
 
 export interface ManagedProcess {
   name: string;
@@ -130,7 +130,10 @@ function tail(file: string, lines = 40): string {
   return fs.readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
 }
 
-/** The console as operators run it: the production build under `next start`. */
+/**
+ * The console as operators run it: the production build under `next start`, started with the
+ * CYCLIUM_DEPLOYMENT it was built with (it refuses to start its node for another one).
+ */
 export async function startWeb(options: {
   databaseUrl: string;
   env?: Record<string, string>;
@@ -146,6 +149,7 @@ export async function startWeb(options: {
     env: {
       DATABASE_URL: options.databaseUrl,
       PORT: String(port),
+      CYCLIUM_DEPLOYMENT: e2eDeploymentPath,
       CYCLIUM_DEMO_ADVISOR_CRON: QUIET_ADVISOR_CRON,
       ...options.env,
     },
@@ -171,8 +175,9 @@ export const E2E_WORKER_IDENTITY = "worker-e2e-1";
 
 /**
  * A full-mode worker as deployed (apps/worker/src/main.ts under `node --import tsx`, no pnpm or
- * shell in between so SIGTERM reaches it), polling deferred trigger requests every 500 ms so a
- * fire from the console runs within a second instead of the default 5 s.
+ * shell in between so SIGTERM reaches it) running the e2e deployment like the console, polling
+ * deferred trigger requests every 500 ms so a fire from the console runs within a second
+ * instead of the default 5 s.
  */
 export async function startWorker(options: {
   databaseUrl: string;
@@ -190,6 +195,7 @@ export async function startWorker(options: {
       DATABASE_URL: options.databaseUrl,
       PORT: String(port),
       CYCLIUM_MODE: "full",
+      CYCLIUM_DEPLOYMENT: e2eDeploymentPath,
       CYCLIUM_NODE_IDENTITY: identity,
       CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "500",
       CYCLIUM_DEMO_ADVISOR_CRON: QUIET_ADVISOR_CRON,
