@@ -1,12 +1,5 @@
 import type { Queryable } from "../db/index";
-import {
-  cursorAtSql,
-  decodeCursor,
-  keysetAfterSql,
-  keysetPage,
-  type KeysetPage,
-  type TPageDirection,
-} from "../paging/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../paging/index";
 import { SqlParams } from "../scope/index";
 import type { AuditOutcome } from "./audit-outcome";
 
@@ -47,16 +40,12 @@ interface AuditRow {
  * console, not to an env: sign-ins and user changes have none, and an operator acting in env
  * `rc` is still the same operator.
  */
-export async function listAuditEntries(options: {
-  db: Queryable;
-  filters: AuditFilters;
-  cursor?: string | undefined;
-  direction?: TPageDirection | undefined;
-  limit: number;
-}): Promise<KeysetPage<AuditItem>> {
-  const direction = options.direction ?? "older";
+export async function listAuditEntries(
+  options: KeysetPageOptions & { db: Queryable; filters: AuditFilters },
+): Promise<KeysetPage<AuditItem>> {
   const { filters } = options;
   const params = new SqlParams();
+  const walk = keysetWalk(options, params, { at: "inserted_at", id: "id", idType: "bigint" });
   const where: string[] = ["TRUE"];
   if (filters.action !== undefined) {
     where.push(`action LIKE ${params.add(`${escapeLike(filters.action)}%`)}`);
@@ -66,21 +55,15 @@ export async function listAuditEntries(options: {
   if (filters.target !== undefined) {
     where.push(`target LIKE ${params.add(`%${escapeLike(filters.target)}%`)}`);
   }
-  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (cursor !== null) {
-    where.push(
-      keysetAfterSql(cursor, direction, params, { at: "inserted_at", id: "id", idType: "bigint" }),
-    );
-  }
-  const order = direction === "older" ? "DESC" : "ASC";
+  if (walk.after !== null) where.push(walk.after);
   const { rows } = await options.db.query<AuditRow>(
     `SELECT id::text, principal, action, target, outcome, detail, ip, inserted_at,
-            ${cursorAtSql("inserted_at")} AS cursor_at
+            ${walk.cursorAt} AS cursor_at
        FROM cyclium_audit_log WHERE ${where.join(" AND ")}
-      ORDER BY inserted_at ${order}, id ${order} LIMIT ${params.add(options.limit + 1)}`,
+      ORDER BY inserted_at ${walk.order}, id ${walk.order} LIMIT ${walk.limit}`,
     params.values,
   );
-  return keysetPage(
+  return walk.page(
     rows.map((row) => ({
       cursorAt: row.cursor_at,
       item: {
@@ -94,7 +77,6 @@ export async function listAuditEntries(options: {
         insertedAt: row.inserted_at,
       },
     })),
-    { limit: options.limit, direction, hasCursor: cursor !== null },
   );
 }
 

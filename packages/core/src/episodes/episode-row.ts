@@ -63,17 +63,39 @@ export interface EpisodeRow {
   archived_at: Date | null;
 }
 
-/** An episode without its input and result: what a list shows, light enough for 200 rows. */
-export type EpisodeSummary = Omit<Episode, "input" | "result">;
-export type EpisodeSummaryRow = Omit<EpisodeRow, "input" | "result">;
+/**
+ * An episode as a list shows it: without its payloads (input, result, error message) and the
+ * fields only its own page shows. The same columns the console's list always read, so a page of
+ * 200 rows stays light and the list's cost at 1M episodes is unchanged (issue 12).
+ */
+export type EpisodeSummary = Omit<Episode, DetailOnlyField>;
+export type EpisodeSummaryRow = Omit<EpisodeRow, DetailOnlyColumn>;
 
-const PAYLOAD_COLUMNS = new Set(["input", "result"]);
+type DetailOnlyField =
+  | "input"
+  | "result"
+  | "errorMessage"
+  | "dedupeKey"
+  | "workflowInstanceId"
+  | "workflowStep"
+  | "updatedAt";
+const DETAIL_ONLY_COLUMNS = [
+  "input",
+  "result",
+  "error_message",
+  "dedupe_key",
+  "workflow_instance_id",
+  "workflow_step",
+  "updated_at",
+] as const;
+type DetailOnlyColumn = (typeof DETAIL_ONLY_COLUMNS)[number];
 
 /** The column list of an EpisodeSummaryRow, qualified with `alias` when given. */
 export function episodeSummaryColumns(alias?: string): string {
+  const detailOnly = new Set<string>(DETAIL_ONLY_COLUMNS);
   return episodeColumns(alias)
     .split(", ")
-    .filter((column) => !PAYLOAD_COLUMNS.has(column.slice(column.indexOf(".") + 1)))
+    .filter((column) => !detailOnly.has(column.slice(column.indexOf(".") + 1)))
     .join(", ");
 }
 
@@ -81,11 +103,21 @@ export function toEpisodeSummary(row: EpisodeSummaryRow): EpisodeSummary {
   const {
     input: _input,
     result: _result,
+    errorMessage: _errorMessage,
+    dedupeKey: _dedupeKey,
+    workflowInstanceId: _workflowInstanceId,
+    workflowStep: _workflowStep,
+    updatedAt: _updatedAt,
     ...summary
   } = toEpisode({
     ...row,
     input: null,
     result: null,
+    error_message: null,
+    dedupe_key: null,
+    workflow_instance_id: null,
+    workflow_step: null,
+    updated_at: row.inserted_at,
   });
   return summary;
 }

@@ -1,16 +1,19 @@
-// Keyset paging for the console's lists: opaque cursors over (timestamp DESC, id DESC), the
-// WHERE term that continues a walk, and the page a fetch of `limit + 1` rows makes.
+// Keyset paging for the console's lists: opaque cursors over (timestamp DESC, id DESC), and the
+// SQL pieces and page of one walk.
 export {
   cursorAtSql,
   decodeCursor,
   encodeCursor,
-  keysetAfterSql,
-  keysetPage,
   pageFromRows,
   ZKeysetCursorText,
-  type KeysetPage,
   type TCursorIdKind,
   type TKeysetCursor,
   type TPageDirection,
   type TPageInfo,
 } from "./keyset-cursor";
+export {
+  keysetWalk,
+  type KeysetPage,
+  type KeysetPageOptions,
+  type KeysetWalk,
+} from "./keyset-walk";

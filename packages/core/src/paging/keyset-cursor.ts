@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { SqlParams } from "../scope/index";
 
 /**
  * A keyset position in a list ordered by (timestamp DESC, id DESC). The timestamp travels as the
@@ -101,37 +100,4 @@ export function pageFromRows<T extends { cursorAt: string; id: string }>(
       newerCursor: hasNewer && first ? encodeCursor({ at: first.cursorAt, id: first.id }) : null,
     },
   };
-}
-
-/**
- * The WHERE term that continues a keyset walk from `cursor` in `direction` over the list's
- * (timestamp, id) order; `idType` is the id column's SQL type the cursor's id is cast to.
- */
-export function keysetAfterSql(
-  cursor: TKeysetCursor,
-  direction: TPageDirection,
-  params: SqlParams,
-  columns: { at: string; id: string; idType: TCursorIdKind },
-): string {
-  const at = `(${params.add(cursor.at)}::timestamp AT TIME ZONE 'UTC')`;
-  const id = `${params.add(cursor.id)}::${columns.idType}`;
-  return `(${columns.at}, ${columns.id}) ${direction === "older" ? "<" : ">"} (${at}, ${id})`;
-}
-
-/** A page of a keyset list: its rows (newest first) and the cursors of its neighbours. */
-export interface KeysetPage<T> {
-  items: T[];
-  page: TPageInfo;
-}
-
-/** pageFromRows for rows that carry their cursor timestamp beside the item. */
-export function keysetPage<T extends { id: string }>(
-  fetched: { item: T; cursorAt: string }[],
-  options: { limit: number; direction: TPageDirection; hasCursor: boolean },
-): KeysetPage<T> {
-  const { rows, page } = pageFromRows(
-    fetched.map(({ item, cursorAt }) => ({ id: item.id, cursorAt, item })),
-    options,
-  );
-  return { items: rows.map((row) => row.item), page };
 }

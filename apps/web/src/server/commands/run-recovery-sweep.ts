@@ -1,17 +1,12 @@
 import type { Queryable } from "@cyclium/core/db";
-import { recordRecoverySweep } from "@cyclium/core/recovery/queries";
+import { recordRecoverySweep, type RecoverySweepItem } from "@cyclium/core/recovery/queries";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 
-export interface TRunSweepResult {
-  sweepId: string;
-  found: number;
-  claimed: number;
-  restarted: number;
-  failed: number;
-  skipped: number;
-  reconciled: number;
-  durationMs: number;
-}
+/** What a sweep found and did (the counts core records), and the id of its record. */
+export type TRunSweepResult = { sweepId: string } & Pick<
+  RecoverySweepItem,
+  "found" | "claimed" | "restarted" | "failed" | "skipped" | "reconciled" | "durationMs"
+>;
 
 /**
  * "Run a sweep now" (SPEC section 5: the console can start a sweep on demand) for one env. The

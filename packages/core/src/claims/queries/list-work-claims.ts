@@ -1,12 +1,5 @@
 import type { Queryable } from "../../db/index";
-import {
-  cursorAtSql,
-  decodeCursor,
-  keysetAfterSql,
-  keysetPage,
-  type KeysetPage,
-  type TPageDirection,
-} from "../../paging/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { SqlParams } from "../../scope/index";
 import type { ClaimState } from "../work-claims";
 
@@ -80,15 +73,11 @@ export function envOfDedupeKey(key: string): string | null {
 }
 
 /** Claims by last change, newest first (index cyclium_work_claims_updated_at_id_idx). */
-export async function listWorkClaims(options: {
-  db: Queryable;
-  filters: WorkClaimFilters;
-  cursor?: string | undefined;
-  direction?: TPageDirection | undefined;
-  limit: number;
-}): Promise<KeysetPage<WorkClaimItem>> {
-  const direction = options.direction ?? "older";
+export async function listWorkClaims(
+  options: KeysetPageOptions & { db: Queryable; filters: WorkClaimFilters },
+): Promise<KeysetPage<WorkClaimItem>> {
   const params = new SqlParams();
+  const walk = keysetWalk(options, params, { at: "updated_at", id: "id", idType: "bigint" });
   const where = [envOfKeySql(options.filters.env, params)];
   if (options.filters.state !== undefined)
     where.push(`state = ${params.add(options.filters.state)}`);
@@ -96,22 +85,17 @@ export async function listWorkClaims(options: {
     where.push(`owner_node = ${params.add(options.filters.ownerNode)}`);
   }
   if (options.filters.lapsedOnly === true) where.push("state = 'claimed' AND lease_until < now()");
-  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (cursor !== null) {
-    where.push(
-      keysetAfterSql(cursor, direction, params, { at: "updated_at", id: "id", idType: "bigint" }),
-    );
-  }
-  const order = direction === "older" ? "DESC" : "ASC";
+  if (walk.after !== null) where.push(walk.after);
+  const order = walk.order;
   const { rows } = await options.db.query<ClaimRow>(
     `SELECT c.id::text, c.dedupe_key, c.state, c.owner_node, c.attempt, c.steals, c.error_detail,
             c.lease_until, c.inserted_at, c.updated_at,
             (extract(epoch FROM c.lease_until - now()) * 1000)::float8 AS lease_remaining_ms,
             (extract(epoch FROM now() - c.inserted_at) * 1000)::float8 AS age_ms,
-            ${cursorAtSql("c.updated_at")} AS cursor_at,
+            ${walk.cursorAt} AS cursor_at,
             e.id AS episode_id
        FROM (SELECT * FROM cyclium_work_claims WHERE ${where.join(" AND ")}
-              ORDER BY updated_at ${order}, id ${order} LIMIT ${params.add(options.limit + 1)}) c
+              ORDER BY updated_at ${order}, id ${order} LIMIT ${walk.limit}) c
        -- Two indexed probes: the live episode with this dedupe key, or the episode an
        -- \`episode:{id}\` key names (a manual fire without idempotency key).
        LEFT JOIN LATERAL (
@@ -124,10 +108,7 @@ export async function listWorkClaims(options: {
       ORDER BY c.updated_at ${order}, c.id ${order}`,
     params.values,
   );
-  return keysetPage(
-    rows.map((row) => ({ item: toItem(row), cursorAt: row.cursor_at })),
-    { limit: options.limit, direction, hasCursor: cursor !== null },
-  );
+  return walk.page(rows.map((row) => ({ item: toItem(row), cursorAt: row.cursor_at })));
 }
 
 function toItem(row: ClaimRow): WorkClaimItem {

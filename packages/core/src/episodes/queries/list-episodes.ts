@@ -1,12 +1,5 @@
-import {
-  cursorAtSql,
-  decodeCursor,
-  keysetAfterSql,
-  keysetPage,
-  type KeysetPage,
-  type TPageDirection,
-} from "../../paging/index";
 import type { Queryable } from "../../db/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
 import {
   episodeSummaryColumns,
@@ -32,12 +25,9 @@ export interface EpisodeListFilters {
   archived?: boolean | undefined;
 }
 
-export interface ListEpisodesOptions {
+export interface ListEpisodesOptions extends KeysetPageOptions {
   db: Queryable;
   filters: EpisodeListFilters;
-  cursor?: string | undefined;
-  direction?: TPageDirection | undefined;
-  limit: number;
 }
 
 /** Builds the WHERE clause; exported for the benchmark's EXPLAIN. */
@@ -68,32 +58,19 @@ export function episodeFilterSql(filters: EpisodeListFilters, params: SqlParams)
 export async function listEpisodes(
   options: ListEpisodesOptions,
 ): Promise<KeysetPage<EpisodeSummary>> {
-  const direction = options.direction ?? "older";
   const params = new SqlParams();
-  let where = episodeFilterSql(options.filters, params);
-  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (cursor !== null) {
-    const after = keysetAfterSql(cursor, direction, params, {
-      at: "inserted_at",
-      id: "id",
-      idType: "uuid",
-    });
-    where += ` AND ${after}`;
-  }
+  const walk = keysetWalk(options, params, { at: "inserted_at", id: "id", idType: "uuid" });
+  const where = [episodeFilterSql(options.filters, params)];
+  if (walk.after !== null) where.push(walk.after);
   // source_env leads the ORDER BY although every row of the page has the same env: see the
   // migration 20261130000000_console_episode_list_indexes for why the planner needs it.
-  const order = direction === "older" ? "DESC" : "ASC";
-  const envOrder = direction === "older" ? "ASC" : "DESC";
   const { rows } = await options.db.query<EpisodeSummaryRow & { cursor_at: string }>(
-    `SELECT ${episodeSummaryColumns()}, ${cursorAtSql("inserted_at")} AS cursor_at
+    `SELECT ${episodeSummaryColumns()}, ${walk.cursorAt} AS cursor_at
        FROM cyclium_episodes
-      WHERE ${where}
-      ORDER BY source_env ${envOrder}, inserted_at ${order}, id ${order}
-      LIMIT ${params.add(options.limit + 1)}`,
+      WHERE ${where.join(" AND ")}
+      ORDER BY source_env ${walk.leadOrder}, inserted_at ${walk.order}, id ${walk.order}
+      LIMIT ${walk.limit}`,
     params.values,
   );
-  return keysetPage(
-    rows.map((row) => ({ item: toEpisodeSummary(row), cursorAt: row.cursor_at })),
-    { limit: options.limit, direction, hasCursor: cursor !== null },
-  );
+  return walk.page(rows.map((row) => ({ item: toEpisodeSummary(row), cursorAt: row.cursor_at })));
 }

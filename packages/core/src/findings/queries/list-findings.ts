@@ -1,12 +1,5 @@
 import type { Queryable } from "../../db/index";
-import {
-  cursorAtSql,
-  decodeCursor,
-  keysetAfterSql,
-  keysetPage,
-  type KeysetPage,
-  type TPageDirection,
-} from "../../paging/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
 import {
   findingColumns,
@@ -23,18 +16,15 @@ export interface FindingListFilters {
   severity?: string | undefined;
 }
 
-export interface ListFindingsOptions {
+export interface ListFindingsOptions extends KeysetPageOptions {
   db: Queryable;
   filters: FindingListFilters;
-  cursor?: string | undefined;
-  direction?: TPageDirection | undefined;
-  limit: number;
 }
 
 /** Findings of one env and status, most recently raised or cleared first. */
 export async function listFindings(options: ListFindingsOptions): Promise<KeysetPage<Finding>> {
-  const direction = options.direction ?? "older";
   const params = new SqlParams();
+  const walk = keysetWalk(options, params, { at: "updated_at", id: "id", idType: "uuid" });
   const where = [
     envScopeSql("env", options.filters.env, params),
     `status = ${params.add(options.filters.status)}`,
@@ -45,27 +35,18 @@ export async function listFindings(options: ListFindingsOptions): Promise<Keyset
   if (options.filters.severity !== undefined) {
     where.push(`severity = ${params.add(options.filters.severity)}`);
   }
-  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (cursor !== null) {
-    where.push(
-      keysetAfterSql(cursor, direction, params, { at: "updated_at", id: "id", idType: "uuid" }),
-    );
-  }
-  const order = direction === "older" ? "DESC" : "ASC";
-  const envOrder = direction === "older" ? "ASC" : "DESC";
+  if (walk.after !== null) where.push(walk.after);
   // env and status lead the ORDER BY to walk cyclium_findings_env_status_updated_at_id_idx.
   const { rows } = await options.db.query<FindingRow & { cursor_at: string }>(
-    `SELECT ${findingColumns()}, ${cursorAtSql("updated_at")} AS cursor_at
+    `SELECT ${findingColumns()}, ${walk.cursorAt} AS cursor_at
        FROM cyclium_findings
       WHERE ${where.join(" AND ")}
-      ORDER BY env ${envOrder}, status ${envOrder}, updated_at ${order}, id ${order}
-      LIMIT ${params.add(options.limit + 1)}`,
+      ORDER BY env ${walk.leadOrder}, status ${walk.leadOrder}, updated_at ${walk.order},
+               id ${walk.order}
+      LIMIT ${walk.limit}`,
     params.values,
   );
-  return keysetPage(
-    rows.map((row) => ({ item: toFinding(row), cursorAt: row.cursor_at })),
-    { limit: options.limit, direction, hasCursor: cursor !== null },
-  );
+  return walk.page(rows.map((row) => ({ item: toFinding(row), cursorAt: row.cursor_at })));
 }
 
 export interface ActiveFindingsSummary {

@@ -1,14 +1,7 @@
 import type { Queryable } from "../../db/index";
 import type { EpisodeStatus } from "../../episodes/episode-row";
 import { listClusterModes } from "../../nodes/queries/index";
-import {
-  cursorAtSql,
-  decodeCursor,
-  keysetAfterSql,
-  keysetPage,
-  type KeysetPage,
-  type TPageDirection,
-} from "../../paging/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
 import type { TriggerRequestStatus } from "../trigger-request";
 import { explainPendingRequest, type PendingReason } from "./explain-pending-request";
@@ -57,15 +50,11 @@ interface RequestRow {
   cursor_at: string;
 }
 
-export async function listTriggerRequests(options: {
-  db: Queryable;
-  filters: TriggerRequestFilters;
-  cursor?: string | undefined;
-  direction?: TPageDirection | undefined;
-  limit: number;
-}): Promise<KeysetPage<TriggerRequestItem> & { pending: number; claimed: number }> {
-  const direction = options.direction ?? "older";
+export async function listTriggerRequests(
+  options: KeysetPageOptions & { db: Queryable; filters: TriggerRequestFilters },
+): Promise<KeysetPage<TriggerRequestItem> & { pending: number; claimed: number }> {
   const params = new SqlParams();
+  const walk = keysetWalk(options, params, { at: "r.inserted_at", id: "r.id", idType: "bigint" });
   const where = [envScopeSql("r.source_env", options.filters.env, params)];
   if (options.filters.status !== undefined) {
     where.push(`r.status = ${params.add(options.filters.status)}`);
@@ -73,20 +62,9 @@ export async function listTriggerRequests(options: {
   if (options.filters.actorId !== undefined) {
     where.push(`r.actor_id = ${params.add(options.filters.actorId)}`);
   }
-  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (cursor !== null) {
-    where.push(
-      keysetAfterSql(cursor, direction, params, {
-        at: "r.inserted_at",
-        id: "r.id",
-        idType: "bigint",
-      }),
-    );
-  }
-  const order = direction === "older" ? "DESC" : "ASC";
+  if (walk.after !== null) where.push(walk.after);
   // Env first in the ORDER BY, to walk cyclium_trigger_requests_env_inserted_at_id_idx (see
   // migration 20261130000100).
-  const envOrder = direction === "older" ? "ASC" : "DESC";
   const countParams = new SqlParams();
   const countScope = envScopeSql("source_env", options.filters.env, countParams);
   const [{ rows }, counts, cluster] = await Promise.all([
@@ -95,12 +73,12 @@ export async function listTriggerRequests(options: {
               r.source_stack, r.source_env, r.claimed_by, r.claimed_at, r.completed_at,
               r.inserted_at, e.status AS episode_status,
               greatest(0, extract(epoch FROM now() - r.inserted_at) * 1000)::float8 AS age_ms,
-              ${cursorAtSql("r.inserted_at")} AS cursor_at
+              ${walk.cursorAt} AS cursor_at
          FROM cyclium_trigger_requests r
          LEFT JOIN cyclium_episodes e ON e.id = r.episode_id
         WHERE ${where.join(" AND ")}
-        ORDER BY r.source_env ${envOrder}, r.inserted_at ${order}, r.id ${order}
-        LIMIT ${params.add(options.limit + 1)}`,
+        ORDER BY r.source_env ${walk.leadOrder}, r.inserted_at ${walk.order}, r.id ${walk.order}
+        LIMIT ${walk.limit}`,
       params.values,
     ),
     // Open requests only (index on (status, inserted_at)): completed ones are history.
@@ -113,7 +91,7 @@ export async function listTriggerRequests(options: {
     ),
     listClusterModes({ db: options.db }),
   ]);
-  const { items, page } = keysetPage(
+  const { items, page } = walk.page(
     rows.map((row) => ({
       cursorAt: row.cursor_at,
       item: {
@@ -140,7 +118,6 @@ export async function listTriggerRequests(options: {
             : null,
       },
     })),
-    { limit: options.limit, direction, hasCursor: cursor !== null },
   );
   return {
     items,

@@ -1,12 +1,5 @@
 import type { Queryable } from "../../db/index";
-import {
-  cursorAtSql,
-  decodeCursor,
-  keysetAfterSql,
-  keysetPage,
-  type KeysetPage,
-  type TPageDirection,
-} from "../../paging/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
 import {
   pendingStep,
@@ -87,39 +80,27 @@ export function toWorkflowInstanceItem(row: WorkflowInstanceRow): WorkflowInstan
 }
 
 /** Workflow instances of one env, newest first (cyclium_workflow_instances_env_inserted_at_id_idx). */
-export async function listWorkflowInstances(options: {
-  db: Queryable;
-  filters: WorkflowInstanceFilters;
-  cursor?: string | undefined;
-  direction?: TPageDirection | undefined;
-  limit: number;
-}): Promise<KeysetPage<WorkflowInstanceItem>> {
-  const direction = options.direction ?? "older";
+export async function listWorkflowInstances(
+  options: KeysetPageOptions & { db: Queryable; filters: WorkflowInstanceFilters },
+): Promise<KeysetPage<WorkflowInstanceItem>> {
   const params = new SqlParams();
+  const walk = keysetWalk(options, params, { at: "inserted_at", id: "id", idType: "uuid" });
   const where = [envScopeSql("source_env", options.filters.env, params)];
   if (options.filters.workflowName !== undefined) {
     where.push(`workflow_name = ${params.add(options.filters.workflowName)}`);
   }
   if (options.filters.status !== undefined)
     where.push(`status = ${params.add(options.filters.status)}`);
-  const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (cursor !== null) {
-    where.push(
-      keysetAfterSql(cursor, direction, params, { at: "inserted_at", id: "id", idType: "uuid" }),
-    );
-  }
-  const order = direction === "older" ? "DESC" : "ASC";
-  const envOrder = direction === "older" ? "ASC" : "DESC";
+  if (walk.after !== null) where.push(walk.after);
   const { rows } = await options.db.query<WorkflowInstanceRow & { cursor_at: string }>(
-    `SELECT ${WORKFLOW_INSTANCE_COLUMNS}, ${cursorAtSql("inserted_at")} AS cursor_at
+    `SELECT ${WORKFLOW_INSTANCE_COLUMNS}, ${walk.cursorAt} AS cursor_at
        FROM cyclium_workflow_instances WHERE ${where.join(" AND ")}
-      ORDER BY source_env ${envOrder}, inserted_at ${order}, id ${order}
-      LIMIT ${params.add(options.limit + 1)}`,
+      ORDER BY source_env ${walk.leadOrder}, inserted_at ${walk.order}, id ${walk.order}
+      LIMIT ${walk.limit}`,
     params.values,
   );
-  return keysetPage(
+  return walk.page(
     rows.map((row) => ({ item: toWorkflowInstanceItem(row), cursorAt: row.cursor_at })),
-    { limit: options.limit, direction, hasCursor: cursor !== null },
   );
 }
 
