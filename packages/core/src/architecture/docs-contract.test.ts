@@ -21,27 +21,25 @@ function sourceFiles(entry: string): string[] {
   if (!fs.statSync(full).isDirectory()) return /\.(ts|tsx|mjs)$/.test(entry) ? [full] : [];
   return fs
     .readdirSync(full)
-    .filter((name) => !SKIP.has(name) && !/\.test\.tsx?$/.test(name))
+    .filter((name) => !SKIP.has(name) && !/\.(test\.tsx?|d\.ts)$/.test(name))
     .flatMap((name) => sourceFiles(path.join(entry, name)));
 }
 
-/** Variables read as `process.env.X`, `process.env["X"]`, or declared in an env module's schema. */
+/**
+ * Variables read as `process.env.X` or `process.env["X"]`, declared as upper-case keys of a zod
+ * schema (`CYCLIUM_MODE: z.enum(...)`, `CYCLIUM_MIGRATE: ZEnvBoolean.default(true)`), or read
+ * from the parsed source of an env module (`source.DATABASE_URL`).
+ */
 function environmentVariablesRead(files: readonly string[]): Set<string> {
   const names = new Set<string>();
+  const add = (matches: Iterable<RegExpMatchArray>) => {
+    for (const match of matches) names.add((match[1] ?? match[2]) as string);
+  };
   for (const file of files) {
     const text = fs.readFileSync(file, "utf8");
-    for (const match of text.matchAll(
-      /process\.env(?:\.([A-Z][A-Z0-9_]*)|\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\])/g,
-    )) {
-      names.add((match[1] ?? match[2]) as string);
-    }
-    if (path.basename(file) === "env.ts") {
-      // zod object keys (`CYCLIUM_MODE: z.enum(...)`) and reads from the parsed source.
-      for (const match of text.matchAll(/^\s+([A-Z][A-Z0-9_]*): z[.\s]/gm))
-        names.add(match[1] as string);
-      for (const match of text.matchAll(/\bsource\.([A-Z][A-Z0-9_]*)/g))
-        names.add(match[1] as string);
-    }
+    add(text.matchAll(/process\.env(?:\.([A-Z][A-Z0-9_]*)|\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\])/g));
+    add(text.matchAll(/^\s+([A-Z][A-Z0-9_]*)\??:\s*(?:z\s*\.|Z[A-Za-z0-9]*[.(,\n])/gm));
+    if (/env/i.test(path.basename(file))) add(text.matchAll(/\bsource\.([A-Z][A-Z0-9_]*)/g));
   }
   return names;
 }
@@ -103,6 +101,7 @@ describe("docs/contract.md", () => {
     const read = environmentVariablesRead(ENV_SOURCES.flatMap(sourceFiles));
     // The scan sees the schemas of the worker, the console and the demo.
     expect(read).toContain("CYCLIUM_WORK_CLAIMS_LEASE_SECONDS");
+    expect(read).toContain("CYCLIUM_TRIGGER_POLLER");
     expect(read).toContain("CYCLIUM_TRUSTED_PROXIES");
     expect(read).toContain("CYCLIUM_DEMO_REVIEW_CRON");
     expect([...read].filter((name) => !mentioned(contract, name)).sort()).toEqual([]);
