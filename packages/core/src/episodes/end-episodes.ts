@@ -1,6 +1,7 @@
 import type { ClaimFence } from "../claims/index";
 import type { Queryable } from "../db/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "./episode-row";
+import type { JournalStep } from "./journal-step";
 
 /** One episode's end, as its runner knows it when the step loop is over. */
 export interface EpisodeEnd {
@@ -12,15 +13,9 @@ export interface EpisodeEnd {
   errorClass?: string | null;
   errorMessage?: string | null;
   /** The step that ended the episode, journaled with its end. */
-  finalStep?: {
+  finalStep?: JournalStep & {
     /** The journal's attempt column (the claim's attempt). */
     attempt: number;
-    stepNo: number;
-    outcome: string;
-    data: unknown;
-    turns: number;
-    tokens: number;
-    durationMs: number;
   };
   /** The trigger request this node dispatched the episode from: marked completed with it. */
   triggerRequestId?: string;

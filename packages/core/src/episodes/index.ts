@@ -26,6 +26,7 @@ export {
   type EpisodeSummaryRow,
   type TriggerType,
 } from "./episode-row";
+export type { JournalStep } from "./journal-step";
 export { findLiveEpisodeId, loadEpisode } from "./load-episode";
 export {
   finishEpisode,

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { AnyStrategy, Budget, EpisodeInfo, StrategyContext } from "../actors/index";
 import type { ClaimFence } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
-import { appendStep, type Episode } from "../episodes/index";
+import { appendStep, type Episode, type JournalStep } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { exhaustedBudget, exhaustedBudgetKind, remainingWallMs } from "./budget-check";
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
@@ -39,14 +39,7 @@ export interface RunStepLoopOptions {
 }
 
 /** A step-journal entry the loop has not written yet. */
-export interface PendingStep {
-  stepNo: number;
-  outcome: string;
-  data: unknown;
-  turns: number;
-  tokens: number;
-  durationMs: number;
-}
+export type PendingStep = JournalStep;
 
 /**
  * How the loop ended. Only `completed` and `failed` are written to the episode (by the caller,

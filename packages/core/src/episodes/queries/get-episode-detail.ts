@@ -1,4 +1,5 @@
 import { claimKeyOf } from "../../claims/claim-key";
+import type { WorkClaimItem } from "../../claims/queries/index";
 import { CLAIM_STATES, type ClaimState } from "../../claims/work-claims";
 import type { Queryable } from "../../db/index";
 import {
@@ -9,34 +10,29 @@ import {
 } from "../../findings/finding-row";
 import type { TriggerRequestStatus } from "../../trigger-requests/trigger-request";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episode-row";
+import type { JournalStep } from "../journal-step";
 
-/** One entry of the episode's step journal (cyclium_episode_steps). */
-export interface EpisodeStep {
+/** One entry of the episode's step journal (cyclium_episode_steps), as stored. */
+export interface EpisodeStep extends JournalStep {
   id: string;
   attempt: number;
-  stepNo: number;
-  outcome: string;
-  data: unknown;
-  turns: number;
-  tokens: number;
-  durationMs: number;
   node: string | null;
   insertedAt: Date;
 }
 
 /** The work claim the episode runs under, as the episode page shows it. */
-export interface EpisodeClaim {
-  dedupeKey: string;
-  state: ClaimState;
-  ownerNode: string;
-  attempt: number;
-  steals: number;
-  errorDetail: string | null;
-  leaseUntil: Date;
-  /** By the database clock; negative once the lease has lapsed. */
-  leaseRemainingMs: number;
-  updatedAt: Date;
-}
+export type EpisodeClaim = Pick<
+  WorkClaimItem,
+  | "dedupeKey"
+  | "state"
+  | "ownerNode"
+  | "attempt"
+  | "steals"
+  | "errorDetail"
+  | "leaseUntil"
+  | "leaseRemainingMs"
+  | "updatedAt"
+>;
 
 export interface EpisodeTriggerRequestRef {
   id: string;
