@@ -6,6 +6,7 @@ describe("workerSettingsFromEnv", () => {
     const env = ZWorkerEnv.parse({});
     expect(env.CYCLIUM_DEPLOYMENT).toBe("@cyclium/demo");
     expect(workerSettingsFromEnv(env)).toMatchObject({
+      migrate: true,
       mode: "full",
       workClaims: "postgres",
       leaseSeconds: 120,
@@ -22,5 +23,8 @@ describe("workerSettingsFromEnv", () => {
     );
     expect(settings).toMatchObject({ env: "rc", poller: { enabled: false, sourceEnv: "rc" } });
     expect(ZWorkerEnv.safeParse({ CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "soon" }).success).toBe(false);
+    expect(workerSettingsFromEnv(ZWorkerEnv.parse({ CYCLIUM_MIGRATE: "false" }))).toMatchObject({
+      migrate: false,
+    });
   });
 });

@@ -16,6 +16,9 @@ export const ZWorkerEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
     .optional(),
   CYCLIUM_DEPLOYMENT: z.string().trim().min(1).default(DEFAULT_DEPLOYMENT),
+  // Apply pending migrations on start (runWorker's `migrate`); `false` when a deploy step runs
+  // `cyclium migrate` instead.
+  CYCLIUM_MIGRATE: ZBoolean.default(true),
   CYCLIUM_MODE: z.enum(["full", "trigger_only", "disabled"]).default("full"),
   CYCLIUM_NODE_IDENTITY: ZText.optional(),
   CYCLIUM_STACK_SLUG: ZText.optional(),
@@ -63,6 +66,7 @@ export function readWorkerEnv(source: NodeJS.ProcessEnv = process.env): TWorkerE
 export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
   return {
     databaseUrl: env.DATABASE_URL,
+    migrate: env.CYCLIUM_MIGRATE,
     mode: env.CYCLIUM_MODE,
     nodeIdentity: env.CYCLIUM_NODE_IDENTITY,
     stack: env.CYCLIUM_STACK_SLUG ?? null,

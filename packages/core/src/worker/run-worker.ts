@@ -1,5 +1,5 @@
 import os from "node:os";
-import { resolveDatabase } from "@cyclium/db";
+import { migrate, migrationsDir, resolveDatabase } from "@cyclium/db";
 import pg from "pg";
 import { pino, type Level } from "pino";
 import { collectDefaultMetrics, Registry } from "prom-client";
@@ -26,6 +26,12 @@ import { startNodeHttpServer } from "./node-http-server";
 export interface RunWorkerSettings {
   /** Unset: embedded PostgreSQL under .data/ (SPEC section 11). */
   databaseUrl?: string | undefined;
+  /**
+   * Apply pending migrations (those shipped in @cyclium/db) before starting (default on). Under
+   * the migrator's advisory lock, so workers starting together apply each migration once;
+   * `false` when migrations run as a separate deploy step (`cyclium migrate`).
+   */
+  migrate?: boolean | undefined;
   mode?: Mode | undefined;
   nodeIdentity?: string | undefined;
   stack?: string | null | undefined;
@@ -101,6 +107,17 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     databaseUrl: options.databaseUrl,
     log: (message) => logger.info(message),
   });
+  if (options.migrate !== false) {
+    const result = await migrate({
+      url: database.url,
+      migrationsDir,
+      log: (message) => logger.info(message),
+    });
+    logger.info(
+      { applied: result.applied.length, already_applied: result.alreadyApplied.length },
+      "migrations checked",
+    );
+  }
   const pool = new pg.Pool({ connectionString: database.url, max: 10 });
   pool.on("error", (error) => logger.warn({ err: error }, "idle database connection failed"));
 
