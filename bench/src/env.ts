@@ -1,11 +1,8 @@
-import { z } from "zod";
+import { ZCycliumEnv } from "@cyclium/core/config";
+import type { z } from "zod";
 
-const ZBenchEnv = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
-    .optional(),
-});
+/** The bench's one variable, spelled as every process spells it. */
+const ZBenchEnv = ZCycliumEnv.pick({ DATABASE_URL: true });
 
 export type TBenchEnv = z.infer<typeof ZBenchEnv>;
 

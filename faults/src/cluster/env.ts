@@ -1,3 +1,4 @@
+import { ZDatabaseUrl } from "@cyclium/core/config";
 import { z } from "zod";
 
 const ZPositiveInt = z.coerce.number().int().positive();
@@ -8,7 +9,7 @@ const ZPositiveInt = z.coerce.number().int().positive();
  * one; the FAULTS_ ones are the suite's own.
  */
 export const ZNodeEnv = z.object({
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//),
+  DATABASE_URL: ZDatabaseUrl,
   FAULTS_ROLE: z.enum(["worker", "writer"]),
   CYCLIUM_NODE_IDENTITY: z.string().min(1).max(255),
   FAULTS_HISTORY_FILE: z.string().min(1),

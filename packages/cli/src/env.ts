@@ -1,17 +1,14 @@
-import { z } from "zod";
+import { withoutEmptyValues, ZCycliumEnv } from "@cyclium/core/config";
+import type { z } from "zod";
 
-const ZCliEnv = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
-    .optional(),
-});
+/** The CLI reads the shared DATABASE_URL (and, for `user create`, nothing else). */
+const ZCliEnv = ZCycliumEnv.pick({ DATABASE_URL: true });
 
 export type TCliEnv = z.infer<typeof ZCliEnv>;
 
 /** The CLI's configuration: DATABASE_URL, or the embedded PostgreSQL under .data/ when unset. */
 export function readCliEnv(source: NodeJS.ProcessEnv = process.env): TCliEnv {
-  const parsed = ZCliEnv.safeParse({ DATABASE_URL: source.DATABASE_URL || undefined });
+  const parsed = ZCliEnv.safeParse(withoutEmptyValues(source));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UsageError(

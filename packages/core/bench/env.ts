@@ -1,10 +1,8 @@
+import { ZDatabaseUrl } from "@cyclium/db";
 import { z } from "zod";
 
 const ZBenchEnv = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
-    .optional(),
+  DATABASE_URL: ZDatabaseUrl.optional(),
   BENCH_SECONDS: z.coerce.number().positive().max(60).default(2),
 });
 

@@ -1,11 +1,15 @@
 import { z } from "zod";
 
-const ZDbEnv = z.object({
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
-    .optional(),
-});
+/**
+ * PostgreSQL's URL schemes; unset means the embedded PostgreSQL under .data/ (SPEC section 11).
+ * The one spelling every process's configuration uses (`@cyclium/core/config` re-exports it).
+ */
+export const ZDatabaseUrl = z
+  .string()
+  .trim()
+  .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string");
+
+const ZDbEnv = z.object({ DATABASE_URL: ZDatabaseUrl.optional() });
 
 export type TDbEnv = z.infer<typeof ZDbEnv>;
 

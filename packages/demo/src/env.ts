@@ -1,3 +1,4 @@
+import { withoutEmptyValues } from "@cyclium/core/config";
 import { z } from "zod";
 
 // The demo's own schedules, read where the deployment is loaded (worker, console, CLI): test
@@ -13,8 +14,5 @@ export type TDemoEnv = z.infer<typeof ZDemoEnv>;
 
 export function readDemoEnv(source: Record<string, string | undefined> = process.env): TDemoEnv {
   // An empty variable means "unset", as for the apps.
-  const present = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
-  return ZDemoEnv.parse(present);
+  return ZDemoEnv.parse(withoutEmptyValues(source));
 }

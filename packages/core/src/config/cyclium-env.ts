@@ -1,0 +1,76 @@
+import { ZDatabaseUrl } from "@cyclium/db";
+import { z } from "zod";
+import { DEFAULT_DEPLOYMENT } from "../deployment/index";
+
+/**
+ * One spelling of every SPEC variable (sections 9 and 13) that more than one process reads, so
+ * that the same value means the same thing in the worker, the console, the CLI and the bench.
+ * Each app composes `ZCycliumEnv.extend({...})` with its own variables; values arrive as strings,
+ * and an empty variable means "unset" (see `withoutEmptyValues`).
+ */
+
+/** `true/false`, `1/0`, `yes/no`, `on/off` (zod's stringbool). */
+export const ZEnvBoolean = z.stringbool();
+
+export const ZEnvPositiveInt = z.coerce.number().int().positive();
+
+/** A name: identities, stack slugs, envs. */
+export const ZEnvText = z.string().trim().min(1).max(255);
+
+export const ZCycliumEnv = z.object({
+  DATABASE_URL: ZDatabaseUrl.optional(),
+  /** The deployment module every process loads (SPEC section 13). */
+  CYCLIUM_DEPLOYMENT: z.string().trim().min(1).default(DEFAULT_DEPLOYMENT),
+  CYCLIUM_NODE_IDENTITY: ZEnvText.optional(),
+  CYCLIUM_STACK_SLUG: ZEnvText.optional(),
+  CYCLIUM_ENV: ZEnvText.optional(),
+  /**
+   * `postgres`, `memory` (one process only), `off` (or `none`), or the path or package name of a
+   * claim adapter module (docs/work-claims.md), loaded and checked when the node starts.
+   */
+  CYCLIUM_WORK_CLAIMS: z.string().trim().min(1).max(1024).default("postgres"),
+  CYCLIUM_WORK_CLAIMS_LEASE_SECONDS: ZEnvPositiveInt.max(86_400).default(120),
+  /** A node whose heartbeat is older than this is gone (recovery, console, queue adoption). */
+  CYCLIUM_STALE_AFTER_MS: ZEnvPositiveInt.default(120_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type TCycliumEnv = z.infer<typeof ZCycliumEnv>;
+
+/** The environment with empty variables dropped: `CYCLIUM_ENV=` means unset, as in most tools. */
+export function withoutEmptyValues(
+  source: Record<string, string | undefined>,
+): Record<string, string> {
+  const present: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== "") present[name] = value;
+  }
+  return present;
+}
+
+/** One line per offending variable, naming it and the value given. */
+export function describeEnvIssues(
+  error: z.ZodError,
+  source: Record<string, string | undefined>,
+): string[] {
+  return error.issues.map((issue) => {
+    const name = issue.path.join(".") || "(environment)";
+    const given = source[name];
+    const value = given === undefined ? "" : `=${JSON.stringify(given)}`;
+    return `Invalid environment variable ${name}${value}: ${issue.message}`;
+  });
+}
+
+/**
+ * Parses `source` with `schema` (ZCycliumEnv or an extension of it); on a bad value prints one
+ * line per offending variable and exits with code 2 (a configuration error, not a crash).
+ */
+export function readEnvOrExit<S extends z.ZodType>(
+  schema: S,
+  source: Record<string, string | undefined>,
+): z.infer<S> {
+  const parsed = schema.safeParse(withoutEmptyValues(source));
+  if (parsed.success) return parsed.data;
+  for (const line of describeEnvIssues(parsed.error, source)) console.error(line);
+  process.exit(2);
+}

@@ -1,0 +1,12 @@
+// Public face of configuration: the SPEC's variables in one schema that each app extends.
+export {
+  describeEnvIssues,
+  readEnvOrExit,
+  withoutEmptyValues,
+  ZCycliumEnv,
+  ZEnvBoolean,
+  ZEnvPositiveInt,
+  ZEnvText,
+  type TCycliumEnv,
+} from "./cyclium-env";
+export { ZDatabaseUrl } from "@cyclium/db";
