@@ -68,7 +68,8 @@ const loggedFor = (message: string, actor: string) =>
 
 describe("a dynamic actor created in the console", () => {
   it("refuses a strategy no worker registered and a non-admin, naming the field", async () => {
-    const expectations = [{ id: "run", strategy: "stepz", trigger: { manual: true } }];
+    const expectation = { id: "run", strategy: "stepz", trigger: { manual: true } };
+    const expectations = [expectation];
     await expect(
       admin.agentDefinitions.create({ identifier: "typo", expectations }),
     ).rejects.toMatchObject({
@@ -80,7 +81,7 @@ describe("a dynamic actor created in the console", () => {
     await expect(
       viewer.agentDefinitions.create({
         identifier: "sneaky",
-        expectations: [{ ...expectations[0], strategy: "steps" }],
+        expectations: [{ ...expectation, strategy: "steps" }],
       }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await admin.agentDefinitions.list()).toEqual([]);
