@@ -10,6 +10,7 @@ export default defineConfig({
       "apps/**/src/**/*.test.ts",
       "bench/**/src/**/*.test.ts",
       "faults/**/src/**/*.test.ts",
+      "examples/**/src/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     globalSetup: ["packages/db/src/testing/global-setup.ts"],

@@ -29,6 +29,19 @@ export {
   type DeploymentInput,
 } from "./deployment/index";
 export { runWorker, type RunWorkerOptions } from "./worker/index";
+// What a deployment module is written with (docs/getting-started.md): actors and their
+// strategies, workflows, triggers.
+export {
+  defineActor,
+  done,
+  fail,
+  next,
+  type ActorDefinition,
+  type Strategy,
+  type StrategyContext,
+} from "./actors/index";
+export { defineWorkflow, type WorkflowDefinition } from "./workflows/index";
+export { defineTrigger, type TriggerDefinition } from "./triggers/index";
 export {
   createClient,
   type ClientConnection,
