@@ -99,29 +99,6 @@ export function episodeSummaryColumns(alias?: string): string {
     .join(", ");
 }
 
-export function toEpisodeSummary(row: EpisodeSummaryRow): EpisodeSummary {
-  const {
-    input: _input,
-    result: _result,
-    errorMessage: _errorMessage,
-    dedupeKey: _dedupeKey,
-    workflowInstanceId: _workflowInstanceId,
-    workflowStep: _workflowStep,
-    updatedAt: _updatedAt,
-    ...summary
-  } = toEpisode({
-    ...row,
-    input: null,
-    result: null,
-    error_message: null,
-    dedupe_key: null,
-    workflow_instance_id: null,
-    workflow_step: null,
-    updated_at: row.inserted_at,
-  });
-  return summary;
-}
-
 /** The column list for RETURNING / SELECT, qualified with `alias` when given. */
 export function episodeColumns(alias?: string): string {
   const prefix = alias ? `${alias}.` : "";
@@ -156,7 +133,7 @@ export function episodeColumns(alias?: string): string {
     .join(", ");
 }
 
-export function toEpisode(row: EpisodeRow): Episode {
+export function toEpisodeSummary(row: EpisodeSummaryRow): EpisodeSummary {
   return {
     id: row.id,
     actorId: row.actor_id,
@@ -164,11 +141,7 @@ export function toEpisode(row: EpisodeRow): Episode {
     status: row.status,
     phase: row.phase,
     triggerType: row.trigger_type,
-    dedupeKey: row.dedupe_key,
-    input: row.input,
-    result: row.result,
     errorClass: row.error_class,
-    errorMessage: row.error_message,
     attempt: row.attempt,
     turnsUsed: row.turns_used,
     // Token counts stay far below 2^53; a number is what every caller wants.
@@ -177,12 +150,22 @@ export function toEpisode(row: EpisodeRow): Episode {
     sourceStack: row.source_stack,
     sourceEnv: row.source_env,
     executedBy: row.executed_by,
-    workflowInstanceId: row.workflow_instance_id,
-    workflowStep: row.workflow_step,
     insertedAt: row.inserted_at,
-    updatedAt: row.updated_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     archivedAt: row.archived_at,
+  };
+}
+
+export function toEpisode(row: EpisodeRow): Episode {
+  return {
+    ...toEpisodeSummary(row),
+    dedupeKey: row.dedupe_key,
+    input: row.input,
+    result: row.result,
+    errorMessage: row.error_message,
+    workflowInstanceId: row.workflow_instance_id,
+    workflowStep: row.workflow_step,
+    updatedAt: row.updated_at,
   };
 }
