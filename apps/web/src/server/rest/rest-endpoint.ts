@@ -9,6 +9,7 @@ import { z } from "zod";
 import { recordRefusal, type TRefusalReason } from "../audit/audited";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
 import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
+import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
 import { readRequestInfo, type TRequestInfo } from "../auth/request-info";
 import { resolvePrincipal } from "../auth/resolve-principal";
 import { restError, restErrorFromException, restJson } from "./rest-response";
@@ -54,6 +55,7 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
         reason: TRefusalReason,
         principal: TPrincipal | null,
       ) => {
+        await noteRefusal(info.ip);
         // Reads are not audited: refused or not, they change nothing.
         if (spec.method !== "GET") {
           await recordRefusal(db, {
@@ -67,6 +69,18 @@ export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TR
         }
         return restError(status, code, message);
       };
+      // Past its budget of refusals, an address gets 429 for credential-less calls before any
+      // database work (auth/refusal-limiter.ts).
+      const retryAfter = await refusalBlock(info.ip, request.headers);
+      if (retryAfter !== null) {
+        const response = restError(
+          429,
+          "too_many_refusals",
+          `Too many refused requests from this address; try again in ${retryAfter} s.`,
+        );
+        response.headers.set("retry-after", String(retryAfter));
+        return response;
+      }
       const crossOrigin = (principal: TPrincipal | null) =>
         refuse(403, "cross_origin", "Cross-origin request refused.", "cross_origin", principal);
 

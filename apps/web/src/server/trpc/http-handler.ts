@@ -1,4 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
+import { readRequestInfo } from "../auth/request-info";
 import type { TTrpcContext } from "./init";
 import { appRouter } from "./root-router";
 
@@ -23,11 +25,16 @@ export const TRPC_RESPONSE_HEADERS = {
  * Serves one /api/trpc request. The route handler passes the real context; tests pass one
  * built around a test database and go through exactly this HTTP layer (batching, methods, body).
  */
-export function handleTrpcHttpRequest(
+export async function handleTrpcHttpRequest(
   request: Request,
   createContext: (type: "query" | "mutation" | "subscription" | "unknown") => Promise<TTrpcContext>,
 ): Promise<Response> {
-  return fetchRequestHandler({
+  // Past its budget of refusals an address gets 429 for credential-less calls before any
+  // database work (auth/refusal-limiter.ts).
+  const { ip } = readRequestInfo(request.headers);
+  const retryAfter = await refusalBlock(ip, request.headers);
+  if (retryAfter !== null) return tooManyRefusals(retryAfter);
+  const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
@@ -42,4 +49,19 @@ export function handleTrpcHttpRequest(
       }
     },
   });
+  // A refused call or batch (every call refused alike) answers 401 or 403.
+  if (response.status === 401 || response.status === 403) await noteRefusal(ip);
+  return response;
+}
+
+/** tRPC's error shape, so the console's client shows the message. */
+function tooManyRefusals(retryAfterSeconds: number): Response {
+  const message = `Too many refused requests from this address; try again in ${retryAfterSeconds} s or sign in.`;
+  return Response.json(
+    { error: { message, code: -32029, data: { code: "TOO_MANY_REQUESTS", httpStatus: 429 } } },
+    {
+      status: 429,
+      headers: { ...TRPC_RESPONSE_HEADERS, "retry-after": String(retryAfterSeconds) },
+    },
+  );
 }
