@@ -1,8 +1,8 @@
 import type { CycliumNode } from "@cyclium/core/node";
-import { createDemoDeployment } from "@cyclium/demo";
+import { DEFAULT_DEPLOYMENT, loadDeployment } from "@cyclium/core/deployment";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   auditRows,
   seedTestUsers,
@@ -22,6 +22,7 @@ let node: CycliumNode;
 beforeAll(async () => {
   database = await createTestDatabase();
   users = await seedTestUsers(database.pool);
+  vi.stubEnv("CYCLIUM_DEMO_REVIEW_CRON", "0 0 1 1 *");
   const created = await createConsoleNode({
     db: database.pool,
     databaseUrl: database.url,
@@ -30,7 +31,9 @@ beforeAll(async () => {
     stack: null,
     workClaims: "postgres",
     leaseSeconds: 120,
-    deployment: createDemoDeployment({ reviewCron: "0 0 1 1 *" }),
+    // The default deployment as CYCLIUM_DEPLOYMENT names it, with its review moved out of the
+    // way (a scheduled firing landing mid-test would change the counts below).
+    deployment: await loadDeployment(DEFAULT_DEPLOYMENT),
     telemetry: new Telemetry(),
     logger: silentLogger,
     jitterMs: 0,
@@ -42,6 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setConsoleRuntime(null);
+  vi.unstubAllEnvs();
   await node?.stop({ graceMs: 0 });
   await database?.drop();
 });
@@ -151,6 +155,7 @@ describe("recovery and triggers through the console node", () => {
     const list = await viewer().triggers.list({});
     expect(list.items[0]).toMatchObject({
       name: "capacity_review_schedule",
+      cron: "0 0 1 1 *",
       subscribers: ["capacity_review", "capacity_snapshot"],
       paused: false,
     });
