@@ -2,19 +2,20 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { defineConfig } from "tsup";
 
-// One entry per concept folder (the `./*` subpath exports) plus the root and the claim adapters'
-// conformance suite, so `@cyclium/core/worker` keeps working once installed. Why tsup: see
-// packages/db/tsup.config.ts.
-const concepts = fs
-  .readdirSync("src", { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && fs.existsSync(`src/${entry.name}/index.ts`))
-  .map((entry) => entry.name);
+// One entry per folder with an index.ts (the `./*` subpath exports: concepts and their
+// sub-folders such as `episodes/queries`), so `@cyclium/core/worker` keeps working once
+// installed. Test kits are not shipped, except the claim adapters' conformance suite. Why tsup:
+// see packages/db/tsup.config.ts.
+const entries = fs
+  .readdirSync("src", { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith("/index.ts"))
+  .map((file) => file.slice(0, -".ts".length))
+  .filter((entry) => !entry.split("/").includes("testing") || entry === "claims/testing/index");
 
 export default defineConfig({
   entry: {
     index: "src/index.ts",
-    "claims/testing/index": "src/claims/testing/index.ts",
-    ...Object.fromEntries(concepts.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+    ...Object.fromEntries(entries.map((entry) => [entry, `src/${entry}.ts`])),
   },
   format: ["esm"],
   target: "node20",
