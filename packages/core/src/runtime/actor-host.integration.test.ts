@@ -78,9 +78,12 @@ describe("ActorHost with the local runner", () => {
       "SELECT id FROM cyclium_episodes WHERE id = ANY($1::uuid[]) ORDER BY started_at, id",
       [ids],
     );
-    // Slots free two at a time, so only the pairs are ordered; each pair comes from its place in line.
-    const position = (id: string) => Math.floor(ids.indexOf(id) / 2);
-    expect(started.rows.map((r) => position(r.id))).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+    // Slots are handed out in arrival order, but started_at is written by each episode's own
+    // start statement, so two neighbours in line may commit their starts the other way round on
+    // a loaded machine (seen in a CI run: 0, 2, 1, 3, ...). No episode starts more than one
+    // place away from its place in line; a queue that was not FIFO would break this.
+    const displacement = started.rows.map((r, rank) => Math.abs(ids.indexOf(r.id) - rank));
+    expect(Math.max(...displacement)).toBeLessThanOrEqual(1);
   });
 
   it("fails the episode with budget_exceeded when turns, tokens or wall time run out", async () => {
