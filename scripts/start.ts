@@ -179,7 +179,7 @@ interface DemoAccounts {
 /** The demo operator and admin, fresh random passwords each start (apps/web owns the accounts). */
 async function ensureDemoAccounts(url: string): Promise<DemoAccounts> {
   const { ensureDemoAccountsAt } = (await import(
-    path.join(repoRoot, "apps/web/src/server/auth/demo-users.ts")
+    path.join(repoRoot, "packages/demo/src/demo-accounts.ts")
   )) as { ensureDemoAccountsAt: (url: string) => Promise<DemoAccounts> };
   return ensureDemoAccountsAt(url);
 }

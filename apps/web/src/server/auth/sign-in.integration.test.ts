@@ -1,7 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "@cyclium/core/console-auth";
-import { DEMO_OPERATOR_EMAIL, ensureDemoOperator } from "./demo-users";
 import { resolvePrincipal } from "./resolve-principal";
 import { hashSecretToken } from "@cyclium/core/console-auth";
 import { SESSION_COOKIE } from "./session-cookie";
@@ -197,21 +196,5 @@ describe("resolvePrincipal", () => {
     await expect(
       resolvePrincipal({ db: database.pool, headers, allowApiTokens: true }),
     ).resolves.toBeNull();
-  });
-});
-
-describe("ensureDemoOperator", () => {
-  it("creates the demo operator, and a new password on every call replaces the last", async () => {
-    const first = await ensureDemoOperator(database.pool);
-    const second = await ensureDemoOperator(database.pool);
-    expect(second.email).toBe(DEMO_OPERATOR_EMAIL);
-    expect(second.password).not.toBe(first.password);
-    await expect(attempt(DEMO_OPERATOR_EMAIL, first.password)).resolves.toMatchObject({
-      ok: false,
-    });
-    await expect(attempt(DEMO_OPERATOR_EMAIL, second.password)).resolves.toMatchObject({
-      ok: true,
-      principal: { role: "operator" },
-    });
   });
 });

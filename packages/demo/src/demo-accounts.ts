@@ -1,7 +1,8 @@
-import type { Queryable } from "@cyclium/core/db";
-import pg from "pg";
+// The accounts `pnpm start` prints so a first-time user can sign in to the demo's console.
 import { generateSecretToken } from "@cyclium/core/console-auth";
+import type { Queryable } from "@cyclium/core/db";
 import { ensureUser } from "@cyclium/core/users";
+import pg from "pg";
 
 export const DEMO_OPERATOR_EMAIL = "operator@cyclium.local";
 export const DEMO_ADMIN_EMAIL = "admin@cyclium.local";
@@ -32,18 +33,6 @@ export async function ensureDemoAdmin(db: Queryable): Promise<{ email: string; p
   const password = generateSecretToken().slice(0, 20);
   await ensureUser({ db, email: DEMO_ADMIN_EMAIL, name: "Demo admin", password, role: "admin" });
   return { email: DEMO_ADMIN_EMAIL, password };
-}
-
-/** For `pnpm start` (scripts/start.ts), which has a database URL rather than a pool. */
-export async function ensureDemoOperatorAt(
-  databaseUrl: string,
-): Promise<{ email: string; password: string }> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  try {
-    return await ensureDemoOperator(pool);
-  } finally {
-    await pool.end();
-  }
 }
 
 /** `pnpm start`'s two demo accounts: the operator and the admin, each with a fresh password. */
