@@ -1,4 +1,4 @@
-import { ZDatabaseUrl } from "@cyclium/db";
+import { ZDatabaseUrl } from "../src/config/index";
 import { z } from "zod";
 
 const ZBenchEnv = z.object({

@@ -2,9 +2,10 @@ import { z } from "zod";
 
 /**
  * PostgreSQL's URL schemes; unset means the embedded PostgreSQL under .data/ (SPEC section 11).
- * The one spelling every process's configuration uses (`@cyclium/core/config` re-exports it).
+ * The same rule as `ZDatabaseUrl` in `@cyclium/core/config`, which every app's configuration
+ * uses; this package sits below core and keeps its own copy for its migrate CLI.
  */
-export const ZDatabaseUrl = z
+const ZDatabaseUrl = z
   .string()
   .trim()
   .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string");

@@ -11,4 +11,3 @@ export {
 export { migrate, MigrationError, readMigrations, type MigrateResult } from "./migrate";
 export { createPrismaClient, PrismaClient } from "./prisma-client";
 export { dataRoot, migrationsDir, repoRoot } from "./paths";
-export { readDbEnv, ZDatabaseUrl, type TDbEnv } from "./env";

@@ -1,4 +1,3 @@
-import { ZDatabaseUrl } from "@cyclium/db";
 import { z } from "zod";
 import { DEFAULT_DEPLOYMENT } from "../deployment/index";
 
@@ -8,6 +7,17 @@ import { DEFAULT_DEPLOYMENT } from "../deployment/index";
  * Each app composes `ZCycliumEnv.extend({...})` with its own variables; values arrive as strings,
  * and an empty variable means "unset" (see `withoutEmptyValues`).
  */
+
+/**
+ * PostgreSQL's URL schemes; unset means the embedded PostgreSQL under .data/ (SPEC section 11).
+ * Defined here rather than taken from @cyclium/db: the console bundles this module, and the
+ * database package's entry point brings the embedded PostgreSQL's binaries with it. (The
+ * database package's own CLI, which sits below core, spells the same rule in packages/db/src/env.ts.)
+ */
+export const ZDatabaseUrl = z
+  .string()
+  .trim()
+  .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string");
 
 /** `true/false`, `1/0`, `yes/no`, `on/off` (zod's stringbool). */
 export const ZEnvBoolean = z.stringbool();

@@ -3,10 +3,10 @@ export {
   describeEnvIssues,
   readEnvOrExit,
   withoutEmptyValues,
+  ZDatabaseUrl,
   ZCycliumEnv,
   ZEnvBoolean,
   ZEnvPositiveInt,
   ZEnvText,
   type TCycliumEnv,
 } from "./cyclium-env";
-export { ZDatabaseUrl } from "@cyclium/db";
