@@ -48,6 +48,32 @@ test.describe("anonymous", () => {
   });
 });
 
+test.describe("anonymous, cross-origin", () => {
+  test.use({ role: "anonymous" });
+
+  test("a server action posted from another site answers 403 (never 500) and is audited", async ({
+    request,
+    db,
+  }) => {
+    const since = new Date();
+    // What a form on another site submitting to the sign-in action sends: Next.js would throw
+    // on the origin mismatch (a 500); the console refuses it before that.
+    const action = await request.post("/sign-in", {
+      headers: {
+        origin: "https://evil.example",
+        "next-action": "0123456789abcdef0123456789abcdef01234567",
+        "content-type": "text/plain;charset=UTF-8",
+      },
+      data: '["operator@cyclium.local","guess"]',
+    });
+    expect(action.status()).toBe(403);
+    expect(await action.json()).toMatchObject({ code: "cross_origin" });
+    expect(await auditOutcomes(db, { action: "server_action", since })).toEqual([
+      expect.objectContaining({ outcome: "refused", reason: "cross_origin", target: "/sign-in" }),
+    ]);
+  });
+});
+
 test.describe("viewer", () => {
   test.use({ role: "viewer" });
 
