@@ -30,9 +30,7 @@ async function loadUser(db: Queryable, userId: string): Promise<User> {
     `SELECT ${USER_COLUMNS} FROM cyclium_users u WHERE u.id = $1`,
     [userId],
   );
-  const row = rows[0];
-  if (row === undefined) throw new CycliumError("not_found", "No such user.");
-  return toUser(row);
+  return onlyUser(rows);
 }
 
 /**
@@ -74,9 +72,7 @@ async function updateUser(db: Queryable, userId: string, set: string, values: un
      SELECT ${USER_COLUMNS} FROM u`,
     [userId, ...values],
   );
-  const row = rows[0];
-  if (row === undefined) throw new CycliumError("not_found", "No such user.");
-  return toUser(row);
+  return onlyUser(rows);
 }
 
 /** Run inside a transaction (`audited`), so the last-admin check and the update are atomic. */
@@ -105,4 +101,11 @@ export async function setUserDisabled(options: {
   );
   await options.db.query(`DELETE FROM cyclium_sessions WHERE user_id = $1`, [options.userId]);
   return user;
+}
+
+/** The one user a lookup or update by id returned; not_found when there is none. */
+function onlyUser(rows: UserRow[]): User {
+  const row = rows[0];
+  if (row === undefined) throw new CycliumError("not_found", "No such user.");
+  return toUser(row);
 }
