@@ -36,9 +36,47 @@ print_summary() {
   printf '  %s\n' "${summary[@]}"
 }
 
+# typecheck, lint and format:check are each single-threaded: lint and format run beside
+# typecheck (one core each) and report when typecheck is done (saves ~70 s of a ~180 s start).
+side_logs=$(mktemp -d)
+trap 'rm -rf "$side_logs"' EXIT
+side_phase() {
+  local name=$1 limit_s=$2
+  shift 2
+  (
+    start=$SECONDS
+    status=0
+    timeout --kill-after=30 "$limit_s" "$@" >"$side_logs/$name.log" 2>&1 || status=$?
+    echo "$status $((SECONDS - start))" >"$side_logs/$name.status"
+  ) &
+}
+report_side_phase() {
+  local name=$1 pid=$2
+  wait "$pid" || true
+  local status took
+  read -r status took <"$side_logs/$name.status"
+  echo
+  echo "[test:all] ▶ $name (ran beside typecheck)"
+  cat "$side_logs/$name.log"
+  if [[ $status -eq 124 || $status -eq 137 ]]; then
+    summary+=("$name: TIMED OUT after ${took}s")
+    print_summary
+    exit 1
+  elif [[ $status -ne 0 ]]; then
+    summary+=("$name: FAILED (exit $status) after ${took}s")
+    print_summary
+    exit "$status"
+  fi
+  summary+=("$name: ok in ${took}s")
+}
+
+side_phase lint 420 "${pnpm_cmd[@]}" lint
+lint_pid=$!
+side_phase format 120 "${pnpm_cmd[@]}" format:check
+format_pid=$!
 phase typecheck 420 "${pnpm_cmd[@]}" typecheck
-phase lint 420 "${pnpm_cmd[@]}" lint
-phase format 120 "${pnpm_cmd[@]}" format:check
+report_side_phase lint "$lint_pid"
+report_side_phase format "$format_pid"
 phase "unit + integration" 1200 "${pnpm_cmd[@]}" test
 phase e2e 1200 "${pnpm_cmd[@]}" test:e2e
 phase "bench --quick" 300 "${pnpm_cmd[@]}" bench --quick
