@@ -10,3 +10,10 @@ export {
   ZEnvText,
   type TCycliumEnv,
 } from "./cyclium-env";
+export {
+  retentionPolicyFromEnv,
+  ZActorRetentionAges,
+  ZRetentionAge,
+  ZRetentionEnv,
+  type TRetentionEnv,
+} from "./retention-env";

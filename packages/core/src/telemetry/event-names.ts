@@ -35,6 +35,10 @@ export const TELEMETRY_EVENTS = [
   "cyclium.circuit_breaker.closed",
   // core: active findings cleared by the expiry sweep (SPEC 12).
   "cyclium.findings.expired",
+  // SPEC 14: one pruner run (measurements: rows removed per table family, batches, duration_ms)
+  // and the rows it removed in all.
+  "cyclium.pruner.run",
+  "cyclium.pruner.deleted",
 ] as const;
 
 export type TelemetryEventName = (typeof TELEMETRY_EVENTS)[number];

@@ -1,0 +1,1 @@
+export { seedFinishedHistory, type SeedFinishedHistoryOptions } from "./seed-finished-history";
