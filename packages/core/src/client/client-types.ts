@@ -48,10 +48,10 @@ export type TriggerCommandResult<K extends "paused" | "resumed"> =
 
 export type ClientFireTriggerResult =
   | { kind: "fired"; tenantId: string; name: string; executions: Execution[] }
-  /** An open firing with the same context already runs it (`allowConcurrent: false`). */
+  /** Nothing started. A manual fire is never deduplicated, so this is not expected today. */
   | { kind: "deduped"; tenantId: string; name: string }
   | { kind: "not_found"; tenantId: string; name: string }
-  /** Paused, or its workflow is not in this client's deployment: `message` says which. */
+  /** Its workflow is not in this client's deployment (a paused trigger still fires). */
   | { kind: "conflict"; tenantId: string; name: string; message: string };
 
 export interface TriggerRef {

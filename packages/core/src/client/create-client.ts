@@ -198,7 +198,7 @@ export function createClient<D extends Deployment = Deployment>(
           workflows: deployment?.workflows,
           logger,
         });
-        return result.fired
+        return result.fired > 0
           ? { kind: "fired", ...ref, executions: result.executions }
           : { kind: "deduped", ...ref };
       } catch (error) {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../db/index";
+import { assertNever } from "../errors/index";
 import { canonicalHash } from "../episodes/index";
 import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
 import type { WorkflowRegistry } from "../workflows/index";
@@ -25,6 +26,8 @@ export interface FiringTrigger {
   workflow: string;
   fanOut: boolean;
   allowConcurrent: boolean;
+  /** A cron trigger's rule, added to its firings' context as Cloacina does. */
+  schedule?: { expression: string; timezone: string } | null | undefined;
 }
 
 export interface FanOutFiringOptions {
@@ -41,7 +44,10 @@ export interface FanOutFiringOptions {
   logger?: Logger | undefined;
 }
 
+/** One started workflow: Cloacina's `{workflow_name, execution_id}`, and ours beside them. */
 export interface Execution {
+  workflow_name: string;
+  execution_id: string;
   workflow: string;
   instance_id: string;
   primary: boolean;
@@ -75,13 +81,18 @@ export async function fanOutFiring(options: FanOutFiringOptions): Promise<FanOut
       ? { scheduled_time: options.scheduledTime.toISOString() }
       : own,
   );
-  if (trigger.allowConcurrent) contextHash = `${contextHash}:${randomUUID()}`;
-  // Added after hashing: they differ on every fire and would defeat the dedupe.
+  // An operator's fire is never deduplicated (Cloacina's rule): asking twice runs twice.
+  if (trigger.allowConcurrent || options.source === "manual") {
+    contextHash = `${contextHash}:${randomUUID()}`;
+  }
+  // Added after hashing: they differ on every fire and would defeat the dedupe. The keys are
+  // Cloacina's, so a workflow written for it reads the same context here.
   const context: Record<string, unknown> = {
     ...own,
     scheduled_time: options.scheduledTime?.toISOString() ?? null,
     trigger_name: trigger.name,
     triggered_at: new Date().toISOString(),
+    ...sourceContext(options),
   };
 
   const firingId = await insertTriggerFiring(
@@ -157,6 +168,8 @@ export async function fanOutFiring(options: FanOutFiringOptions): Promise<FanOut
         ? []
         : [
             {
+              workflow_name: outcome.workflow,
+              execution_id: outcome.instance_id,
               workflow: outcome.workflow,
               instance_id: outcome.instance_id,
               primary: outcome.primary,
@@ -166,4 +179,24 @@ export async function fanOutFiring(options: FanOutFiringOptions): Promise<FanOut
     outcomes,
     primaryError: primaryFailure?.error ?? null,
   };
+}
+
+/** Cloacina's keys for where a fire came from: a cron rule, or an operator. */
+function sourceContext(options: FanOutFiringOptions): Record<string, unknown> {
+  switch (options.source) {
+    case "cron": {
+      const schedule = options.trigger.schedule;
+      return {
+        schedule_id: options.trigger.id,
+        schedule_timezone: schedule?.timezone ?? null,
+        schedule_expression: schedule?.expression ?? null,
+      };
+    }
+    case "manual":
+      return { manual_fire: true };
+    case "poll":
+      return {};
+    default:
+      return assertNever(options.source, "firing source");
+  }
 }

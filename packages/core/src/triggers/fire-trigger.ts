@@ -7,15 +7,16 @@ import { unknownTrigger } from "./inspect-trigger";
 import { loadTrigger } from "./load-trigger";
 import { markTriggerFired } from "./mark-trigger-fired";
 import { parseInput } from "./parse-input";
-import { envOfTenant, tenantIdOf } from "./tenant";
+import { envOfTenant } from "./tenant";
+import type { TriggerContext } from "./trigger-definition";
 import { ZFireTriggerInput, type TFireTriggerInput } from "./trigger-inputs";
 import type { TriggerRegistry } from "./trigger-registry";
 
+/** Cloacina's fire answer: `fired` counts the workflows this fire started. */
 export interface FireTriggerResult {
   tenant_id: string;
   trigger: string;
-  /** False when an open firing with the same context already runs it. */
-  fired: boolean;
+  fired: number;
   executions: Execution[];
 }
 
@@ -29,18 +30,17 @@ export interface FireTriggerOptions extends TFireTriggerInput {
 }
 
 /**
- * `POST /api/v1/tenants/{t}/triggers/{name}/fire` (body `{context?}`): fans out exactly like a
- * scheduled fire. A paused trigger is a `conflict` (409); the primary's error is rethrown, a
- * secondary's only recorded.
+ * `POST /v1/tenants/{t}/triggers/{name}/fire` (body `{event?}` or `{context?}`): fans out exactly
+ * like a scheduled fire, with Cloacina's rules for an operator's fire: it is never deduplicated
+ * (a second fire while the first is open runs again) and a paused trigger fires too (pause stops
+ * the scheduler, not an operator). The firing and each workflow's outcome are recorded whatever
+ * the primary does; the primary's error is then rethrown, a secondary's only recorded.
  */
 export async function fireTrigger(options: FireTriggerOptions): Promise<FireTriggerResult> {
   const input = parseInput(ZFireTriggerInput, options);
   const env = envOfTenant(input.tenantId);
   const row = await loadTrigger({ name: input.name, env }, options.db);
   if (!row) throw unknownTrigger(input.name, input.tenantId);
-  if (row.paused) {
-    throw new CycliumError("conflict", `Trigger "${input.name}" is paused; resume it to fire.`);
-  }
   const definition = options.triggers?.get(row.name);
   const result = await fanOutFiring({
     db: options.db,
@@ -53,7 +53,7 @@ export async function fireTrigger(options: FireTriggerOptions): Promise<FireTrig
       allowConcurrent: definition?.allowConcurrent ?? false,
     },
     source: "manual",
-    context: input.context,
+    context: input.context ?? contextOfEvent(input.event),
     scheduledTime: null,
     firedBy: input.firedBy,
     startWorkflow: options.startWorkflow,
@@ -61,8 +61,9 @@ export async function fireTrigger(options: FireTriggerOptions): Promise<FireTrig
     telemetry: options.telemetry,
     logger: options.logger,
   });
-  const base = { tenant_id: tenantIdOf(env), trigger: row.name };
-  if (!result.fired) return { ...base, fired: false, executions: [] };
+  const base = { tenant_id: input.tenantId, trigger: row.name };
+  // Unreachable for a manual fire (its hash is unique); kept so a change there cannot go unseen.
+  if (!result.fired) return { ...base, fired: 0, executions: [] };
   await markTriggerFired({ triggerId: row.id, at: row.db_now }, options.db);
   if (result.primaryError !== null) {
     // The trigger exists; what is missing is its workflow in this process. A 404 would say the
@@ -75,5 +76,11 @@ export async function fireTrigger(options: FireTriggerOptions): Promise<FireTrig
     }
     throw result.primaryError;
   }
-  return { ...base, fired: true, executions: result.executions };
+  return { ...base, fired: result.executions.length, executions: result.executions };
+}
+
+function contextOfEvent(event: unknown): TriggerContext | undefined {
+  if (event === undefined || event === null) return undefined;
+  if (typeof event === "object" && !Array.isArray(event)) return event as TriggerContext;
+  return { event };
 }

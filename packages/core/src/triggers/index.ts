@@ -2,6 +2,7 @@
 // list / inspect / pause / resume / fire functions in the REST shapes of SPEC section 12.
 export {
   CATCH_UP_POLICIES,
+  DEFAULT_CATCH_UP_LIMIT,
   defineCronSchedule,
   defineTrigger,
   TriggerResult,
@@ -21,6 +22,7 @@ export { CronSchedule } from "./cron-schedule";
 export { isValidTimezone } from "../actors/validate-schedule";
 export { TriggerRegistry } from "./trigger-registry";
 export {
+  DEFAULT_POLL_TIMEOUT_MS,
   DEFAULT_TRIGGER_TICK_MS,
   TriggerScheduler,
   type TriggerSchedulerOptions,
@@ -52,9 +54,14 @@ export {
   type TPauseTriggerInput,
   type TTriggerNameInput,
 } from "./trigger-inputs";
-export { DEFAULT_TENANT, envOfTenant, tenantIdOf } from "./tenant";
-export type { TriggerItem } from "./trigger-row";
-export type { FiringItem, FiringOutcome, FiringSource } from "./trigger-firing-row";
+export { DEFAULT_TENANT, envOfTenant, PUBLIC_TENANT, tenantIdOf } from "./tenant";
+export type { CloacinaScheduleFields, TriggerItem } from "./trigger-row";
+export type { ExecutionItem, FiringItem, FiringOutcome, FiringSource } from "./trigger-firing-row";
+export {
+  describeTriggerInterface,
+  type TriggerInterfaceResult,
+  type TriggerParameter,
+} from "./describe-trigger-interface";
 export {
   triggerExtension,
   type TriggerExtension,

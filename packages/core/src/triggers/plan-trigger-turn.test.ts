@@ -2,12 +2,19 @@ import { describe, expect, it } from "vitest";
 import { planCronTurn, planPollTurn } from "./plan-trigger-turn";
 import {
   defineTrigger,
+  type CatchUpPolicy,
   type CronTriggerDefinition,
   type PollTriggerDefinition,
 } from "./trigger-definition";
 
-const hourly = (catchUp: "skip" | "latest") =>
-  defineTrigger({ name: "h", on: "w", cron: "0 * * * *", catchUp }) as CronTriggerDefinition;
+const hourly = (catchUp: CatchUpPolicy, catchUpLimit?: number) =>
+  defineTrigger({
+    name: "h",
+    on: "w",
+    cron: "0 * * * *",
+    catchUp,
+    ...(catchUpLimit === undefined ? {} : { catchUpLimit }),
+  }) as CronTriggerDefinition;
 const at = (iso: string) => new Date(iso);
 
 describe("planCronTurn", () => {
@@ -26,6 +33,7 @@ describe("planCronTurn", () => {
     expect(turn).toEqual({
       due: at("2026-01-01T10:00:00Z"),
       fire: at("2026-01-01T10:00:00Z"),
+      fires: [at("2026-01-01T10:00:00Z")],
       next: at("2026-01-01T11:00:00Z"),
       missed: 0,
     });
@@ -60,6 +68,36 @@ describe("planCronTurn", () => {
       next: at("2026-01-01T14:00:00Z"),
       missed: 3,
     });
+  });
+
+  it("run_all: every missed window fires once, oldest first, and no further than now", () => {
+    const turn = planCronTurn(
+      hourly("run_all"),
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T13:30:00Z"),
+    );
+    expect(turn).toEqual({
+      due: at("2026-01-01T10:00:00Z"),
+      fire: at("2026-01-01T13:00:00Z"),
+      fires: ["10", "11", "12", "13"].map((hour) => at(`2026-01-01T${hour}:00:00Z`)),
+      next: at("2026-01-01T14:00:00Z"),
+      missed: 0,
+    });
+  });
+
+  it("run_all: the cap keeps the oldest windows and counts the rest as missed", () => {
+    const turn = planCronTurn(
+      hourly("run_all", 2),
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T13:30:00Z"),
+    );
+    expect(turn).toMatchObject({
+      fire: at("2026-01-01T11:00:00Z"),
+      fires: [at("2026-01-01T10:00:00Z"), at("2026-01-01T11:00:00Z")],
+      next: at("2026-01-01T14:00:00Z"),
+      missed: 2,
+    });
+    expect(hourly("run_all").catchUpLimit).toBe(100);
   });
 
   it("initialises a trigger without a next fire time, firing nothing", () => {

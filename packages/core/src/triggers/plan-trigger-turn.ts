@@ -4,8 +4,10 @@ import type { CronTriggerDefinition, PollTriggerDefinition } from "./trigger-def
 export interface TriggerTurn {
   due: Date | null;
   next: Date | null;
-  /** The cron window to fire, or null when the turn only moves the schedule on. */
+  /** The newest cron window this turn fires (recorded as `last_fire_at`), or null for none. */
   fire: Date | null;
+  /** Every cron window this turn fires, oldest first: `fire` alone, or a `run_all` backlog. */
+  fires: Date[];
   /** How many windows were passed over unfired (missed while no node ran, or paused). */
   missed: number;
 }
@@ -14,8 +16,9 @@ export interface TriggerTurn {
  * The cron rule, as a pure function of the stored `next_fire_at` and the database clock. The
  * newest window at or before now fires if it is on time (within `misfireGraceMs`); when it is
  * not, the cluster was down or paused through it, and `catchUp` decides: `skip` fires nothing,
- * `latest` fires that newest window once. Older missed windows never fire. Either way the next
- * fire is the first window after now, so a long outage never turns into a burst.
+ * `latest` fires that newest window once, `run_all` fires every window from the stored one on,
+ * oldest first, at most `catchUpLimit` of them. Either way the next fire is the first window
+ * after now, so an outage turns into at most `catchUpLimit` fires, never an endless burst.
  */
 export function planCronTurn(
   definition: CronTriggerDefinition,
@@ -23,15 +26,36 @@ export function planCronTurn(
   now: Date,
 ): TriggerTurn | null {
   const next = definition.schedule.nextAfter(now);
-  if (due === null) return { due, next, fire: null, missed: 0 };
+  if (due === null) return { due, next, fire: null, fires: [], missed: 0 };
   if (due.getTime() > now.getTime()) return null;
   let window = definition.schedule.latestAtOrBefore(now);
   // A stored time that is no window of the current rule (the rule changed under it) still fires.
   if (window === null || window.getTime() < due.getTime()) window = due;
+  const total = countWindows(definition, due, window);
+  if (definition.catchUp === "run_all") {
+    const fires = windowsFrom(definition, due, window, definition.catchUpLimit);
+    return { due, next, fire: fires.at(-1) ?? null, fires, missed: total - fires.length };
+  }
   const onTime = now.getTime() - window.getTime() <= definition.misfireGraceMs;
   const fire = onTime || definition.catchUp === "latest" ? window : null;
-  const missed = countWindows(definition, due, window) - (fire ? 1 : 0);
-  return { due, next, fire, missed };
+  return { due, next, fire, fires: fire ? [fire] : [], missed: total - (fire ? 1 : 0) };
+}
+
+/** Windows from `from` (itself included, a window or not) up to `to`, at most `limit`. */
+function windowsFrom(
+  definition: CronTriggerDefinition,
+  from: Date,
+  to: Date,
+  limit: number,
+): Date[] {
+  const windows = [from];
+  let cursor: Date | null = from;
+  while (windows.length < limit) {
+    cursor = definition.schedule.nextAfter(cursor);
+    if (cursor === null || cursor.getTime() > to.getTime()) break;
+    windows.push(cursor);
+  }
+  return windows;
 }
 
 /** A poll turn is due once its interval has passed; claiming it moves the next one on. */
@@ -41,7 +65,13 @@ export function planPollTurn(
   now: Date,
 ): TriggerTurn | null {
   if (due !== null && due.getTime() > now.getTime()) return null;
-  return { due, next: new Date(now.getTime() + definition.pollIntervalMs), fire: null, missed: 0 };
+  return {
+    due,
+    next: new Date(now.getTime() + definition.pollIntervalMs),
+    fire: null,
+    fires: [],
+    missed: 0,
+  };
 }
 
 /** Windows from `from` to `to`, both included; capped, it only feeds a log line. */

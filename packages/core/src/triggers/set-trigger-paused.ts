@@ -1,9 +1,8 @@
 import type { Queryable } from "../db/index";
-import { envScopeSql, SqlParams } from "../scope/index";
 
 export interface SetTriggerPausedOptions {
-  name: string;
-  env: string | null;
+  /** The trigger's id, as `loadTrigger` found it (by its name or its workflow's). */
+  triggerId: string;
   paused: boolean;
   by: string | null;
   /** On resume: the next fire time (from now, unless catch-up keeps the stored one). */
@@ -20,22 +19,22 @@ export async function setTriggerPaused(
   options: SetTriggerPausedOptions,
   db: Queryable,
 ): Promise<boolean> {
-  const params = new SqlParams([
-    options.name,
+  const result = await db.query(SQL, [
+    options.triggerId,
     options.paused,
     options.by,
     options.nextFireAt ?? null,
     options.keepNextFireAt ?? false,
   ]);
-  const sql = `
+  return (result.rowCount ?? 0) > 0;
+}
+
+const SQL = `
 UPDATE cyclium_triggers
    SET paused = $2,
        paused_by = CASE WHEN NOT $2 THEN NULL WHEN paused THEN paused_by ELSE $3 END,
        paused_at = CASE WHEN NOT $2 THEN NULL WHEN paused THEN paused_at ELSE now() END,
        next_fire_at = CASE WHEN $2 OR $5 THEN next_fire_at ELSE $4 END,
        updated_at = now()
- WHERE name = $1 AND ${envScopeSql("env", options.env, params)}
+ WHERE id = $1
 RETURNING id`;
-  const result = await db.query(sql, params.values);
-  return (result.rowCount ?? 0) > 0;
-}

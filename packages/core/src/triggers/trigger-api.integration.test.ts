@@ -87,6 +87,7 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
       triggers,
       workflows,
       limit: 1,
+      order: "name",
     });
     expect(list).toMatchObject({ tenant_id: "default", total: 2 });
     expect(list.items).toHaveLength(1);
@@ -106,21 +107,25 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
       workflows,
       offset: 1,
     });
+    // Cloacina's order by default: newest first (nightly was registered before the schedule).
     expect(second.items.map((item) => [item.name, item.subscribers])).toEqual([
-      ["schedule:review", ["review"]],
+      ["nightly", ["review", "flaky_audit", "notify"]],
     ]);
+    // `public` is Cloacina's name for the unset env, as `default` is ours.
+    expect((await listTriggers({ db: db.pool, tenantId: "public" })).total).toBe(2);
     await expectCode(
       listTriggers({ db: db.pool, tenantId: "default", limit: 5000 }),
       "invalid_input",
     );
 
-    expect(await pauseTrigger({ db: db.pool, tenantId: "rc", name: "nightly", by: "ops" })).toEqual(
-      {
-        tenant_id: "rc",
-        name: "nightly",
-        paused: true,
-      },
-    );
+    const paused = await pauseTrigger({ db: db.pool, tenantId: "rc", name: "nightly", by: "ops" });
+    expect(paused).toEqual({
+      tenant_id: "rc",
+      id: expect.any(String) as unknown,
+      name: "nightly",
+      status: "paused",
+      paused: true,
+    });
     const inspected = await inspectTrigger({ db: db.pool, tenantId: "rc", name: "nightly" });
     expect(inspected).toMatchObject({
       tenant_id: "rc",
@@ -132,9 +137,18 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
     ).toBe(false);
     expect(await resumeTrigger({ db: db.pool, tenantId: "rc", name: "nightly" })).toEqual({
       tenant_id: "rc",
+      id: paused.id,
       name: "nightly",
+      status: "resumed",
       paused: false,
     });
+    // Cloacina looks a trigger up by its workflow's name too: the primary of `nightly`.
+    expect(
+      await pauseTrigger({ db: db.pool, tenantId: "rc", name: "review", by: "ops" }),
+    ).toMatchObject({ name: "review", status: "paused" });
+    expect(
+      (await inspectTrigger({ db: db.pool, tenantId: "rc", name: "nightly" })).schedule,
+    ).toMatchObject({ trigger_name: "nightly", enabled: false, paused: true });
     await expectCode(
       inspectTrigger({ db: db.pool, tenantId: "default", name: "nope" }),
       "not_found",
@@ -154,7 +168,7 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
       triggers,
       workflows,
     });
-    expect(fired).toMatchObject({ tenant_id: "default", trigger: "nightly", fired: true });
+    expect(fired).toMatchObject({ tenant_id: "default", trigger: "nightly", fired: 2 });
     expect(fired.executions.map(({ workflow, primary }) => ({ workflow, primary }))).toEqual([
       { workflow: "review", primary: true },
       { workflow: "notify", primary: false },
@@ -170,7 +184,12 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
       status: "running",
       error_message: null,
       fired_by: "ops@example.com",
-      context: { reason: "backfill", trigger_name: "nightly", scheduled_time: null },
+      context: {
+        reason: "backfill",
+        trigger_name: "nightly",
+        scheduled_time: null,
+        manual_fire: true,
+      },
     });
     expect(recent_firings[0]?.outcomes).toContainEqual({
       workflow: "flaky_audit",
@@ -180,7 +199,7 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
       error: "audit service unavailable",
     });
 
-    // The same context again while that firing is open: deduplicated, nothing starts.
+    // The same context again while that firing is open: an operator's fire runs again.
     const again = await fireTrigger({
       db: db.pool,
       tenantId: "default",
@@ -191,15 +210,15 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
       triggers,
       workflows,
     });
-    expect(again).toEqual({
-      tenant_id: "default",
-      trigger: "nightly",
-      fired: false,
-      executions: [],
-    });
+    expect(again).toMatchObject({ tenant_id: "default", trigger: "nightly", fired: 2 });
+    expect(again.executions[0]?.execution_id).not.toBe(fired.executions[0]?.execution_id);
+    const { rows } = await db.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM cyclium_trigger_firings WHERE status = 'running'",
+    );
+    expect(rows[0]?.n).toBe(2);
   });
 
-  it("a failing primary fails the firing and the call; paused and unknown triggers are refused", async () => {
+  it("a failing primary fails the firing and the call; a paused trigger fires, an unknown one is refused", async () => {
     const failingPrimary: WorkflowStarter = () => Promise.reject(new Error("review is broken"));
     await registerIn(null, failingPrimary);
     const base = {
@@ -225,8 +244,26 @@ describe("trigger API (REST shapes of SPEC section 12)", () => {
     expect(recent_firings[0]?.outcomes.map((outcome) => outcome.workflow)).toEqual(["review"]);
 
     await pauseTrigger({ db: db.pool, tenantId: "default", name: "nightly" });
-    await expectCode(fireTrigger({ ...base, name: "nightly" }), "conflict");
+    const working = { ...base, startWorkflow: failingSecondary };
+    const whilePaused = await fireTrigger({ ...working, name: "nightly", event: { run: 1 } });
+    expect(whilePaused).toMatchObject({ fired: 2, trigger: "nightly" });
+    expect(whilePaused.executions[0]).toMatchObject({ workflow_name: "review", primary: true });
+    const { recent_executions } = await inspectTrigger({
+      db: db.pool,
+      tenantId: "public",
+      name: "nightly",
+    });
+    expect(recent_executions[0]).toEqual({
+      id: expect.any(String) as unknown,
+      started_at: expect.any(String) as unknown,
+      completed_at: null,
+      scheduled_time: null,
+    });
     await expectCode(fireTrigger({ ...base, name: "missing" }), "not_found");
+    await expectCode(
+      fireTrigger({ ...base, name: "nightly", event: 1, context: { a: 1 } }),
+      "invalid_input",
+    );
   });
 
   it("the firing closes when the primary workflow instance finishes", async () => {

@@ -2,8 +2,17 @@ import { z } from "zod";
 import { CycliumError } from "../errors/index";
 import { CronSchedule } from "./cron-schedule";
 
-export const CATCH_UP_POLICIES = ["skip", "latest"] as const;
+/**
+ * What a cron trigger does with windows that passed while no node ran it (or it was paused):
+ * `skip` fires none of them, `latest` fires the newest once, `run_all` fires each once, oldest
+ * first, up to `catchUpLimit`. Cloacina's `skip` (its stored next run fires once, however late)
+ * is our `latest`; its `run_all` is ours (docs/api.md).
+ */
+export const CATCH_UP_POLICIES = ["skip", "latest", "run_all"] as const;
 export type CatchUpPolicy = (typeof CATCH_UP_POLICIES)[number];
+
+/** Cloacina's cap on a `run_all` catch-up: one outage never turns into more fires than this. */
+export const DEFAULT_CATCH_UP_LIMIT = 100;
 
 export type TriggerContext = Record<string, unknown>;
 
@@ -20,6 +29,8 @@ export const TriggerResult = {
 export interface TriggerPollArgs {
   triggerName: string;
   env: string | null;
+  /** Aborted when the poll runs past its timeout: the scheduler has abandoned this call. */
+  signal: AbortSignal;
 }
 
 export type TriggerPoll = (
@@ -38,6 +49,8 @@ const ZCronTriggerInput = z.strictObject({
   catchUp: z.enum(CATCH_UP_POLICIES).default("skip"),
   /** How late a window may still fire on its own; older windows count as missed. */
   misfireGraceMs: z.number().int().min(0).default(60_000),
+  /** With `catchUp: 'run_all'`: at most this many missed windows fire after an outage. */
+  catchUpLimit: z.number().int().min(1).max(10_000).default(DEFAULT_CATCH_UP_LIMIT),
 });
 
 const ZPollTriggerInput = z.strictObject({
@@ -47,6 +60,8 @@ const ZPollTriggerInput = z.strictObject({
   pollIntervalMs: z.number().int().min(100).max(2_147_483_647),
   /** Fire again while a firing with the same context is still open. */
   allowConcurrent: z.boolean().default(false),
+  /** A poll still running after this long is abandoned; unset: the scheduler's (30 s). */
+  pollTimeoutMs: z.number().int().min(1).max(2_147_483_647).optional(),
 });
 
 export type TCronTriggerInput = z.input<typeof ZCronTriggerInput>;
@@ -66,12 +81,14 @@ export interface CronTriggerDefinition extends TriggerDefinitionBase {
   schedule: CronSchedule;
   catchUp: CatchUpPolicy;
   misfireGraceMs: number;
+  catchUpLimit: number;
 }
 
 export interface PollTriggerDefinition extends TriggerDefinitionBase {
   kind: "poll";
   poll: TriggerPoll;
   pollIntervalMs: number;
+  pollTimeoutMs: number | undefined;
 }
 
 export type TriggerDefinition = CronTriggerDefinition | PollTriggerDefinition;
@@ -93,6 +110,7 @@ export function defineTrigger(input: TCronTriggerInput | TPollTriggerInput): Tri
       schedule: CronSchedule.parse(data.cron, data.timezone),
       catchUp: data.catchUp,
       misfireGraceMs: data.misfireGraceMs,
+      catchUpLimit: data.catchUpLimit,
     });
   }
   const data = parse(ZPollTriggerInput, input);
@@ -104,6 +122,7 @@ export function defineTrigger(input: TCronTriggerInput | TPollTriggerInput): Tri
     allowConcurrent: data.allowConcurrent,
     poll: data.poll,
     pollIntervalMs: data.pollIntervalMs,
+    pollTimeoutMs: data.pollTimeoutMs,
   });
 }
 
@@ -112,6 +131,7 @@ export interface TCronScheduleInput {
   cron: string;
   timezone?: string;
   catchUp?: CatchUpPolicy;
+  catchUpLimit?: number;
 }
 
 /**
@@ -125,6 +145,7 @@ export function defineCronSchedule(input: TCronScheduleInput): CronTriggerDefini
     cron: input.cron,
     ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
     ...(input.catchUp === undefined ? {} : { catchUp: input.catchUp }),
+    ...(input.catchUpLimit === undefined ? {} : { catchUpLimit: input.catchUpLimit }),
   });
   if (definition.kind !== "cron")
     throw new Error("unreachable: a cron input defines a cron trigger");

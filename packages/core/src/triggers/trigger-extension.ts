@@ -10,6 +10,8 @@ export interface TriggerExtensionOptions {
   /** The node's workflow extension (list it before this one). */
   engine: { readonly engine: WorkflowEngine | undefined };
   tickMs?: number | undefined;
+  /** See `TriggerSchedulerOptions.pollTimeoutMs` (default 30 s). */
+  pollTimeoutMs?: number | undefined;
 }
 
 export interface TriggerExtension extends NodeExtension {
@@ -45,6 +47,7 @@ export function triggerExtension(options: TriggerExtensionOptions): TriggerExten
         },
         isEnabled: () => node.modes.nodeMode !== "disabled",
         tickMs: options.tickMs,
+        pollTimeoutMs: options.pollTimeoutMs,
         telemetry: node.telemetry,
         logger: node.logger,
       });

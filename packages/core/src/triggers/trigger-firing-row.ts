@@ -61,3 +61,23 @@ export function toFiringItem(row: TriggerFiringRow): FiringItem {
     finished_at: iso(row.finished_at),
   };
 }
+
+/**
+ * A firing as Cloacina's inspect lists it in `recent_executions`: it started when it was recorded
+ * and completed when its primary workflow finished (null while it runs).
+ */
+export interface ExecutionItem {
+  id: string;
+  started_at: string;
+  completed_at: string | null;
+  scheduled_time: string | null;
+}
+
+export function toExecutionItem(row: TriggerFiringRow): ExecutionItem {
+  return {
+    id: row.id,
+    started_at: row.inserted_at.toISOString(),
+    completed_at: iso(row.finished_at),
+    scheduled_time: iso(row.scheduled_time),
+  };
+}

@@ -27,8 +27,17 @@ export const ZPauseTriggerInput = ZTriggerNameInput.extend({
 });
 export type TPauseTriggerInput = z.input<typeof ZPauseTriggerInput>;
 
+/**
+ * A manual fire: Cloacina's clients send `event` (any JSON, or null), ours may send `context`
+ * (an object); one of them at most. An object `event` is the context; any other non-null value
+ * is kept under the key `event`.
+ */
 export const ZFireTriggerInput = ZTriggerNameInput.extend({
   context: z.record(z.string(), z.unknown()).optional(),
+  event: z.unknown().optional(),
   firedBy: z.string().min(1).max(255),
+}).refine((input) => input.context === undefined || input.event === undefined, {
+  message: "Send `event` or `context`, not both.",
+  path: ["event"],
 });
 export type TFireTriggerInput = z.input<typeof ZFireTriggerInput>;

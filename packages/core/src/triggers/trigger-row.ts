@@ -1,3 +1,5 @@
+import type { CatchUpPolicy } from "./trigger-definition";
+
 /** A `cyclium_triggers` row. */
 export interface TriggerRow {
   id: string;
@@ -8,7 +10,7 @@ export interface TriggerRow {
   timezone: string | null;
   poll_interval_ms: number | null;
   workflow: string;
-  catch_up: "skip" | "latest";
+  catch_up: CatchUpPolicy;
   paused: boolean;
   paused_by: string | null;
   paused_at: Date | null;
@@ -21,18 +23,38 @@ export interface TriggerRow {
 export const TRIGGER_COLUMNS = `id, name, env, kind, cron, timezone, poll_interval_ms, workflow,
   catch_up, paused, paused_by, paused_at, next_fire_at, last_fire_at, inserted_at, updated_at`;
 
-/** A trigger as the REST API and the console show it (SPEC section 12 keeps snake_case). */
-export interface TriggerItem {
+/**
+ * A trigger as Cloacina's clients read it (its OpenAPI 0.10.0 `ScheduleItem`): a cron trigger is
+ * a `cron` schedule, a poll trigger a `trigger` one. `enabled` is `!paused`: a paused trigger is
+ * one the scheduler leaves alone, which is what Cloacina's flag says too.
+ */
+export interface CloacinaScheduleFields {
+  id: string;
+  schedule_type: "cron" | "trigger";
+  workflow_name: string;
+  enabled: boolean;
+  created_at: string;
+  cron_expression: string | null;
+  poll_interval_ms: number | null;
+  trigger_name: string | null;
+  paused: boolean;
+  paused_at: string | null;
+  last_run_at: string | null;
+  next_run_at: string | null;
+}
+
+/**
+ * A trigger as the REST API and the console show it (SPEC section 12 keeps snake_case): Cloacina's
+ * fields, and ours beside them (the console reads ours).
+ */
+export interface TriggerItem extends CloacinaScheduleFields {
   name: string;
   kind: "cron" | "poll";
   workflow: string;
   cron: string | null;
   timezone: string | null;
-  poll_interval_ms: number | null;
-  catch_up: "skip" | "latest";
-  paused: boolean;
+  catch_up: CatchUpPolicy;
   paused_by: string | null;
-  paused_at: string | null;
   next_fire_at: string | null;
   last_fire_at: string | null;
   /** Workflows that run when it fires, primary first; known only where they are registered. */
@@ -41,6 +63,15 @@ export interface TriggerItem {
 
 export function toTriggerItem(row: TriggerRow, subscribers?: string[]): TriggerItem {
   return {
+    id: row.id,
+    schedule_type: row.kind === "cron" ? "cron" : "trigger",
+    workflow_name: row.workflow,
+    enabled: !row.paused,
+    created_at: row.inserted_at.toISOString(),
+    cron_expression: row.cron,
+    trigger_name: row.name,
+    last_run_at: iso(row.last_fire_at),
+    next_run_at: iso(row.next_fire_at),
     name: row.name,
     kind: row.kind,
     workflow: row.workflow,

@@ -30,6 +30,12 @@ export interface TriggerSchedulerOptions {
    * at most about a second late and a pause takes effect everywhere within a second.
    */
   tickMs?: number | undefined;
+  /**
+   * How long a poll function may run before its turn is abandoned (its `signal` aborts) and the
+   * trigger waits for its next turn; a trigger's own `pollTimeoutMs` wins. Default 30 s, as in
+   * Cloacina: without it one hung poll blocked its trigger on that node for good.
+   */
+  pollTimeoutMs?: number | undefined;
   /** Checked on every tick; false skips it (a disabled node). */
   isEnabled?: (() => boolean) | undefined;
   telemetry?: Telemetry | undefined;
@@ -37,6 +43,8 @@ export interface TriggerSchedulerOptions {
 }
 
 export const DEFAULT_TRIGGER_TICK_MS = 1_000;
+const TIMED_OUT = Symbol("poll timed out");
+export const DEFAULT_POLL_TIMEOUT_MS = 30_000;
 
 /**
  * Runs registered triggers on this node; every node (full and trigger-only) runs one. Nodes do
@@ -155,11 +163,15 @@ export class TriggerScheduler {
             "cron windows passed while no node ran them",
           );
         }
-        if (turn.fire === null) {
+        if (turn.fires.length === 0) {
           if (turn.due !== null) this.#skipped(row.name, "cron", "missed");
           return;
         }
-        await this.#fire(definition, row, "cron", undefined, turn.fire);
+        // One after the other, oldest first: a run_all backlog starts in window order. Each
+        // window is its own firing, deduplicated by its scheduled instant.
+        for (const window of turn.fires) {
+          await this.#fire(definition, row, "cron", undefined, window);
+        }
         return;
       case "poll": {
         const decision = await this.#poll(definition, row);
@@ -173,12 +185,35 @@ export class TriggerScheduler {
   }
 
   async #poll(definition: PollTriggerDefinition, row: TriggerRow): Promise<TriggerPollResult> {
-    let raw: TriggerPollResult | boolean;
+    let raw: TriggerPollResult | boolean | typeof TIMED_OUT;
+    const timeoutMs =
+      definition.pollTimeoutMs ?? this.#options.pollTimeoutMs ?? DEFAULT_POLL_TIMEOUT_MS;
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      raw = await definition.poll({ triggerName: row.name, env: row.env });
+      raw = await Promise.race([
+        Promise.resolve(
+          definition.poll({ triggerName: row.name, env: row.env, signal: abort.signal }),
+        ),
+        new Promise<typeof TIMED_OUT>((resolve) => {
+          timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+        }),
+      ]);
     } catch (error) {
       this.#logger.warn({ err: error, trigger: row.name }, "poll function threw; skipping turn");
       this.#skipped(row.name, "poll", "poll_error");
+      return { fire: false };
+    } finally {
+      clearTimeout(timer);
+    }
+    if (raw === TIMED_OUT) {
+      // Abandoned, not awaited: the turn ends here, so the trigger's next turn polls afresh.
+      abort.abort(new Error(`poll timed out after ${timeoutMs} ms`));
+      this.#logger.warn(
+        { trigger: row.name, timeout_ms: timeoutMs },
+        "poll function timed out; abandoning this turn",
+      );
+      this.#skipped(row.name, "poll", "poll_timeout");
       return { fire: false };
     }
     const decision = typeof raw === "boolean" ? { fire: raw } : raw;
@@ -202,6 +237,13 @@ export class TriggerScheduler {
         workflow: definition.on,
         fanOut: definition.fanOut,
         allowConcurrent: definition.allowConcurrent,
+        schedule:
+          definition.kind === "cron"
+            ? {
+                expression: definition.schedule.expression,
+                timezone: definition.schedule.timezone,
+              }
+            : null,
       },
       source,
       context,

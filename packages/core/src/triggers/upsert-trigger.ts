@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/index";
+import type { CatchUpPolicy } from "./trigger-definition";
 import { TRIGGER_COLUMNS, type TriggerRow } from "./trigger-row";
 
 export interface UpsertTriggerOptions {
@@ -9,7 +10,7 @@ export interface UpsertTriggerOptions {
   timezone: string | null;
   pollIntervalMs: number | null;
   workflow: string;
-  catchUp: "skip" | "latest";
+  catchUp: CatchUpPolicy;
   /** The next fire time if the rule is new or changed; an unchanged rule keeps its stored one. */
   nextFireAt: Date | null;
 }
