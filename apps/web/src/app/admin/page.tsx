@@ -22,7 +22,7 @@ export default async function AdminPage() {
     return (
       <>
         {header}
-        <EmptyState icon="🔒" title="Admins only" testId="admin-refused">
+        <EmptyState icon="lock" title="Admins only" testId="admin-refused">
           You are signed in as <strong>{principal?.role ?? "nobody"}</strong>. Ask an admin to
           change your role if you need to manage users or API tokens.
         </EmptyState>

@@ -34,7 +34,7 @@ export function ActorsSection({
 }) {
   if (actors.length === 0) {
     return (
-      <EmptyState icon="◎" title="No actors" testId="actors-empty">
+      <EmptyState icon="person" title="No actors" testId="actors-empty">
         This console's node has not registered any actor yet (it may still be starting), and
         cyclium_agent_definitions holds no dynamic actor.
       </EmptyState>

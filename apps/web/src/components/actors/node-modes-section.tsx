@@ -105,7 +105,7 @@ export function NodeModesSection({
   const rows: (TNode | null)[] = [null, ...cluster.nodes];
   if (cluster.nodes.length === 0) {
     return (
-      <EmptyState icon="⌁" title="No live node" testId="modes-empty">
+      <EmptyState icon="unplugged" title="No live node" testId="modes-empty">
         No node has sent a heartbeat in the last 30 seconds. Overrides set for <code>*</code> apply
         to every node as soon as it starts.
       </EmptyState>

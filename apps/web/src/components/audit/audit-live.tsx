@@ -94,7 +94,7 @@ export function AuditLive() {
             testId="audit-table"
             dense
             empty={
-              <EmptyState icon="✎" title="Nothing recorded" testId="audit-empty">
+              <EmptyState icon="pen" title="Nothing recorded" testId="audit-empty">
                 Every state-changing call (fires, pauses, mode switches, sign-ins) and every refused
                 one is written here, with who, what, on what and when.
               </EmptyState>

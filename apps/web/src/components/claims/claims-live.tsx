@@ -144,7 +144,7 @@ export function ClaimsLive() {
             rowId={(row) => row.id}
             testId="claims-table"
             empty={
-              <EmptyState icon="🔒" title="No claims here" testId="claims-empty">
+              <EmptyState icon="lock" title="No claims here" testId="claims-empty">
                 A claim is taken when a node starts an episode or dispatches a trigger request, and
                 kept as history after. Claims of this env appear here.
               </EmptyState>

@@ -106,7 +106,7 @@ export function EpisodesTable({
       testId="episodes-table"
       empty={
         <EmptyState
-          icon="∅"
+          icon="pulse"
           title={filtered ? "No episode matches" : "No episodes yet"}
           testId="episodes-empty"
         >

@@ -12,7 +12,7 @@ import type { TEpisodeStepView as TEpisodeStep } from "@/trpc/router-types";
 export function StepTimeline({ steps, status }: { steps: TEpisodeStep[]; status: string }) {
   if (steps.length === 0) {
     return (
-      <EmptyState icon="…" title="No steps yet" testId="steps-empty">
+      <EmptyState icon="clock" title="No steps yet" testId="steps-empty">
         {status === "pending"
           ? "The episode waits for a worker to claim it; its steps appear here as they run."
           : "This episode ended without journaling a step."}

@@ -124,7 +124,7 @@ export function FindingsLive() {
             testId="findings-table"
             empty={
               <EmptyState
-                icon="⚑"
+                icon="flag"
                 title={status === "active" ? "No active findings" : "No cleared findings"}
                 testId="findings-empty"
               >

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { Icon } from "@/components/icons/icon";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SectionHeader } from "@/components/ui/query-state";
 import { StatusPill } from "@/components/ui/status-pill";
@@ -39,10 +40,14 @@ export function OverviewExtras() {
               Active findings <span className="count-badge">{findings.data?.total ?? "…"}</span>
             </>
           }
-          meta={<Link href="/findings">All findings →</Link>}
+          meta={
+            <Link href="/findings" className="link-with-icon">
+              All findings <Icon name="arrow-right" size={14} />
+            </Link>
+          }
         />
         {findings.data && findings.data.total === 0 ? (
-          <EmptyState icon="⚑" title="No active findings" testId="overview-findings-empty">
+          <EmptyState icon="flag" title="No active findings" testId="overview-findings-empty">
             Nothing raised by an episode is open in this env.
           </EmptyState>
         ) : (
@@ -68,7 +73,11 @@ export function OverviewExtras() {
         <SectionHeader
           id="claims-heading"
           title="Work claims, last hour"
-          meta={<Link href="/telemetry">All telemetry →</Link>}
+          meta={
+            <Link href="/telemetry" className="link-with-icon">
+              All telemetry <Icon name="arrow-right" size={14} />
+            </Link>
+          }
         />
         <div className="chart-grid chart-grid-4">
           {(claims.data?.series ?? []).map((series) => (

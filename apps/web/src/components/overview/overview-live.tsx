@@ -107,7 +107,7 @@ export function OverviewLive() {
         {nodes.length > 0 ? (
           <LiveNodesTable nodes={nodes} liveWindowSeconds={liveWindowSeconds} />
         ) : (
-          <EmptyState icon={<ServerIcon />} title="No live nodes" testId="nodes-empty">
+          <EmptyState icon="server" title="No live nodes" testId="nodes-empty">
             No worker or console has sent a heartbeat in the last {liveWindowSeconds} seconds. Start
             a worker with <code>pnpm start</code>, or check that every node points at this database.
           </EmptyState>
@@ -116,23 +116,5 @@ export function OverviewLive() {
 
       <OverviewExtras />
     </>
-  );
-}
-
-function ServerIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="22"
-      height="22"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.75"
-      strokeLinecap="round"
-    >
-      <rect x="3" y="4" width="18" height="7" rx="1.5" />
-      <rect x="3" y="13" width="18" height="7" rx="1.5" />
-      <path d="M7 7.5h.01M7 16.5h.01M11 7.5h6M11 16.5h6" />
-    </svg>
   );
 }

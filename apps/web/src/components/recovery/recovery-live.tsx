@@ -138,7 +138,11 @@ export function RecoveryLive({ canOperate }: { canOperate: boolean }) {
               rowId={(row) => row.id}
               testId="sweeps-table"
               empty={
-                <EmptyState icon="↺" title="No recorded sweep in this env" testId="sweeps-empty">
+                <EmptyState
+                  icon="rotate"
+                  title="No recorded sweep in this env"
+                  testId="sweeps-empty"
+                >
                   Sweeps started from here are recorded with their counts. Workers sweep on their
                   own timer (CYCLIUM_RECOVERY_INTERVAL_MS); their activity is below.
                 </EmptyState>
@@ -155,7 +159,7 @@ export function RecoveryLive({ canOperate }: { canOperate: boolean }) {
               data={data.nodes}
               rowId={(row) => row.node}
               empty={
-                <EmptyState icon="⌁" title="No automatic sweep in 24 hours">
+                <EmptyState icon="unplugged" title="No automatic sweep in 24 hours">
                   Full-mode workers sweep {"after CYCLIUM_RECOVERY_DELAY_MS"} and then every
                   CYCLIUM_RECOVERY_INTERVAL_MS. None has reported a sweep.
                 </EmptyState>

@@ -118,7 +118,7 @@ export function TriggerRequestsLive() {
             rowId={(row) => row.id}
             testId="trigger-requests-table"
             empty={
-              <EmptyState icon="⇄" title="No trigger requests" testId="requests-empty">
+              <EmptyState icon="swap" title="No trigger requests" testId="requests-empty">
                 Trigger-only nodes (like this console) write a request for every episode they
                 create; a full-mode worker claims and runs it. None match here.
               </EmptyState>

@@ -124,7 +124,7 @@ export function TriggersLive({
           rowHref={(row) => withEnv(`/triggers/${encodeURIComponent(row.name)}`, envParam)}
           testId="triggers-table"
           empty={
-            <EmptyState icon="⚡" title="No triggers in this env" testId="triggers-empty">
+            <EmptyState icon="bolt" title="No triggers in this env" testId="triggers-empty">
               Triggers are declared in code (cron or poll) and registered by the nodes that run
               them; each appears here once a node of this env has started.
             </EmptyState>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Icon, type TIconName } from "@/components/icons/icon";
 
 export function EmptyState({
   icon,
@@ -6,7 +7,7 @@ export function EmptyState({
   children,
   testId,
 }: {
-  icon: ReactNode;
+  icon: TIconName;
   title: string;
   children: ReactNode;
   testId?: string;
@@ -14,7 +15,7 @@ export function EmptyState({
   return (
     <div className="empty-state" data-testid={testId}>
       <div className="empty-state-icon" aria-hidden="true">
-        {icon}
+        <Icon name={icon} size={20} />
       </div>
       <div className="empty-state-title">{title}</div>
       <div className="empty-state-body">{children}</div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { Icon } from "@/components/icons/icon";
 import { useUrlState } from "@/lib/url-state";
 
 export interface TPageCursors {
@@ -44,7 +45,8 @@ export function Pager({
           disabled={page.newerCursor === null}
           onClick={() => update({ cursor: page.newerCursor ?? undefined, dir: "newer" })}
         >
-          ← Newer
+          <Icon name="arrow-left" size={14} />
+          Newer
         </button>
         <button
           type="button"
@@ -53,7 +55,8 @@ export function Pager({
           onClick={() => update({ cursor: page.olderCursor ?? undefined, dir: "older" })}
           data-testid="pager-older"
         >
-          Older →
+          Older
+          <Icon name="arrow-right" size={14} />
         </button>
       </div>
     </nav>

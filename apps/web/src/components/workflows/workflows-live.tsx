@@ -104,7 +104,7 @@ export function WorkflowsLive() {
             rowHref={(row) => withEnv(`/workflows/${row.id}`, envParam)}
             testId="workflows-table"
             empty={
-              <EmptyState icon="⇶" title="No workflow instances" testId="workflows-empty">
+              <EmptyState icon="flow" title="No workflow instances" testId="workflows-empty">
                 An instance starts when a trigger fires its workflow (see Triggers) or code starts
                 one; each step runs as an episode.
               </EmptyState>

@@ -83,7 +83,7 @@ export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
         </div>
       ) : null}
       {list.length === 0 ? (
-        <EmptyState icon="◎" title="No dynamic actors" testId="dynamic-actors-empty">
+        <EmptyState icon="person" title="No dynamic actors" testId="dynamic-actors-empty">
           Dynamic actors run strategies the workers registered, without a deploy.
           {canAdmin ? " Create one below." : " An admin can create them here."}
         </EmptyState>
