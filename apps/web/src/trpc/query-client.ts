@@ -1,4 +1,5 @@
 import { defaultShouldDehydrateQuery, QueryClient } from "@tanstack/react-query";
+import { isNotFoundError } from "@/lib/not-found-error";
 
 /** Shared by the server (one per request) and the browser (one per tab). */
 export function makeQueryClient(): QueryClient {
@@ -9,8 +10,9 @@ export function makeQueryClient(): QueryClient {
         // pages set their own refetchInterval, which ignores staleTime.
         staleTime: 30_000,
         // An operator console sits in a background tab for hours; a retry storm against a
-        // database that is down helps nobody. One retry covers a dropped connection.
-        retry: 1,
+        // database that is down helps nobody. One retry covers a dropped connection; a NOT_FOUND
+        // is an answer (`/triggers/nope` retried it forever), never retried.
+        retry: (failureCount, error) => failureCount < 1 && !isNotFoundError(error),
       },
       dehydrate: {
         // Also send queries still in flight, so a server component can start a prefetch

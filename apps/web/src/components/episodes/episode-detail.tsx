@@ -2,9 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
+import { notFound, useSearchParams } from "next/navigation";
 import { LiveIndicator } from "@/components/overview/live-indicator";
-import { EmptyState } from "@/components/ui/empty-state";
 import { JsonBlock } from "@/components/ui/json-block";
 import { ErrorCallout, LoadingRows, StaleCallout } from "@/components/ui/query-state";
 import { StatusPill } from "@/components/ui/status-pill";
@@ -118,16 +117,8 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
     );
   }
   const episode = detail.data;
-  if (episode === null) {
-    return (
-      <>
-        {back}
-        <EmptyState icon="?" title="No such episode" testId="episode-missing">
-          There is no episode <code>{id}</code>. It may have been deleted with its database.
-        </EmptyState>
-      </>
-    );
-  }
+  // No such episode (deleted, or another database's id): the console's 404 page.
+  if (episode === null) notFound();
   const active = episode.status === "pending" || episode.status === "running";
   return (
     <>
@@ -138,7 +129,7 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
             <span className="mono">{episode.actorId}</span> ·{" "}
             <span className="mono">{episode.expectationId}</span>
           </h1>
-          <p className="page-summary" data-testid="episode-status">
+          <p className="page-summary" data-testid="episode-status" aria-live="polite">
             <StatusPill status={episode.status} />{" "}
             {episode.phase ? <span className="note">phase {episode.phase} · </span> : null}
             {episode.archivedAt ? <StatusPill status="archived" /> : null}

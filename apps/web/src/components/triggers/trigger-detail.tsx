@@ -2,12 +2,14 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { LiveIndicator } from "@/components/overview/live-indicator";
 import { columnHelper, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorCallout, LoadingRows, SectionHeader } from "@/components/ui/query-state";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { isNotFoundError } from "@/lib/not-found-error";
 import { useEnvInput, withEnv } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
@@ -76,7 +78,8 @@ export function TriggerDetail({
   const env = useEnvInput();
   const detail = useQuery({
     ...trpc.triggers.inspect.queryOptions({ env, name, firings: 50 }),
-    refetchInterval: REFRESH_MS,
+    // An unknown trigger is not polled again (the page below becomes the 404 page anyway).
+    refetchInterval: (query) => (isNotFoundError(query.state.error) ? false : REFRESH_MS),
   });
   const back = (
     <div className="breadcrumb">
@@ -90,6 +93,7 @@ export function TriggerDetail({
         <LoadingRows label="Loading the trigger" />
       </>
     );
+  if (detail.isError && isNotFoundError(detail.error)) notFound();
   if (detail.isError && !detail.data)
     return (
       <>
@@ -151,7 +155,7 @@ export function TriggerDetail({
           rowId={(row) => row.id}
           testId="firings-table"
           empty={
-            <EmptyState icon="⚡" title="Never fired" testId="firings-empty">
+            <EmptyState icon="bolt" title="Never fired" testId="firings-empty">
               Firings appear here with the outcome of every workflow they started.
             </EmptyState>
           }

@@ -2,9 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
+import { notFound, useSearchParams } from "next/navigation";
 import { LiveIndicator } from "@/components/overview/live-indicator";
-import { EmptyState } from "@/components/ui/empty-state";
 import { JsonBlock } from "@/components/ui/json-block";
 import { ErrorCallout, LoadingRows } from "@/components/ui/query-state";
 import { StatusPill } from "@/components/ui/status-pill";
@@ -42,16 +41,7 @@ export function WorkflowInstance({ id, canOperate }: { id: string; canOperate: b
         <ErrorCallout error={detail.error} what="this instance" />
       </>
     );
-  if (detail.data === null) {
-    return (
-      <>
-        {back}
-        <EmptyState icon="?" title="No such workflow instance">
-          There is no instance <code>{id}</code>.
-        </EmptyState>
-      </>
-    );
-  }
+  if (detail.data === null) notFound();
   const { instance, nodes, definitionKnown, failurePolicy } = detail.data;
   const pausedSteps = nodes.filter((node) => node.status === "paused");
   return (

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { EmptyState } from "@/components/ui/empty-state";
 import { WorkflowInstance } from "@/components/workflows/workflow-instance";
 import { getCurrentPrincipal } from "@/server/auth/current-principal";
 import { roleAtLeast } from "@/server/auth/principal";
@@ -15,13 +15,8 @@ export default async function WorkflowInstancePage({
 }) {
   await connection();
   const { id } = await params;
-  if (!ZUuid.safeParse(id).success) {
-    return (
-      <EmptyState icon="?" title="Not a workflow instance id">
-        <code>{id}</code> is not an instance id (a UUID).
-      </EmptyState>
-    );
-  }
+  // Not a UUID names nothing: the 404 page, with a real 404 status.
+  if (!ZUuid.safeParse(id).success) notFound();
   const principal = await getCurrentPrincipal();
   // Hiding the buttons is a courtesy; the procedures check the role themselves.
   const canOperate = principal !== null && roleAtLeast(principal.role, "operator");
