@@ -1,8 +1,11 @@
 import { withoutEmptyValues, ZCycliumEnv } from "@cyclium/core/config";
 import type { z } from "zod";
 
-/** The CLI reads the shared DATABASE_URL (and, for `user create`, nothing else). */
-const ZCliEnv = ZCycliumEnv.pick({ DATABASE_URL: true });
+/**
+ * The CLI reads the shared DATABASE_URL, and CYCLIUM_LISTEN_DATABASE_URL, the direct connection
+ * `migrate` takes its session advisory lock on when DATABASE_URL goes through PgBouncer.
+ */
+const ZCliEnv = ZCycliumEnv.pick({ DATABASE_URL: true, CYCLIUM_LISTEN_DATABASE_URL: true });
 
 export type TCliEnv = z.infer<typeof ZCliEnv>;
 
@@ -11,9 +14,8 @@ export function readCliEnv(source: NodeJS.ProcessEnv = process.env): TCliEnv {
   const parsed = ZCliEnv.safeParse(withoutEmptyValues(source));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(
-      `Invalid environment variable DATABASE_URL: ${issue?.message ?? "invalid"}`,
-    );
+    const name = issue?.path.join(".") || "DATABASE_URL";
+    throw new UsageError(`Invalid environment variable ${name}: ${issue?.message ?? "invalid"}`);
   }
   return parsed.data;
 }

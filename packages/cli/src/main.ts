@@ -6,7 +6,8 @@ import { userCreateCommand } from "./user-create-command";
 
 const USAGE = `Usage:
   cyclium migrate
-      Apply pending migrations to DATABASE_URL (or the embedded PostgreSQL under .data/).
+      Apply pending migrations to CYCLIUM_LISTEN_DATABASE_URL, else DATABASE_URL (or the
+      embedded PostgreSQL under .data/).
   cyclium user create --email E --role admin|operator|viewer [--name N]
       Create a console user. The password is read from stdin when piped, else generated
       and printed once.`;

@@ -8,9 +8,15 @@ import { readCliEnv } from "./env";
 export async function withDatabase<T>(
   log: (message: string) => void,
   fn: (url: string) => Promise<T>,
+  options: { direct?: boolean } = {},
 ): Promise<T> {
   const env = readCliEnv();
-  const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, log });
+  // `direct`: a session of its own (the migrator's advisory lock), never through a pooler.
+  const databaseUrl =
+    options.direct === true
+      ? (env.CYCLIUM_LISTEN_DATABASE_URL ?? env.DATABASE_URL)
+      : env.DATABASE_URL;
+  const database = await resolveDatabase({ databaseUrl, log });
   try {
     return await fn(database.url);
   } finally {

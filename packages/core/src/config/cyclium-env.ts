@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DEPLOYMENT } from "../deployment/index";
+import { ZRetentionEnv } from "./retention-env";
 
 /**
  * One spelling of every SPEC variable (sections 9 and 13) that more than one process reads, so
@@ -29,6 +30,12 @@ export const ZEnvText = z.string().trim().min(1).max(255);
 
 export const ZCycliumEnv = z.object({
   DATABASE_URL: ZDatabaseUrl.optional(),
+  /**
+   * A direct connection (never through a transaction-mode pooler such as PgBouncer) for what
+   * needs a session of its own: the one LISTEN connection of a node, and the migrator's session
+   * advisory lock. Unset: DATABASE_URL (docs/pgbouncer.md).
+   */
+  CYCLIUM_LISTEN_DATABASE_URL: ZDatabaseUrl.optional(),
   /** The deployment module every process loads (SPEC section 13). */
   CYCLIUM_DEPLOYMENT: z.string().trim().min(1).default(DEFAULT_DEPLOYMENT),
   CYCLIUM_NODE_IDENTITY: ZEnvText.optional(),
@@ -43,6 +50,9 @@ export const ZCycliumEnv = z.object({
   /** A node whose heartbeat is older than this is gone (recovery, console, queue adoption). */
   CYCLIUM_STALE_AFTER_MS: ZEnvPositiveInt.default(120_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Retention and the pruner (SPEC section 14): the worker's timer, `cyclium prune` and the
+  // console's "Prune now" apply the same policy.
+  ...ZRetentionEnv.shape,
 });
 
 export type TCycliumEnv = z.infer<typeof ZCycliumEnv>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   readEnvOrExit,
+  retentionPolicyFromEnv,
   ZCycliumEnv,
   ZEnvBoolean,
   ZEnvPositiveInt,
@@ -43,6 +44,7 @@ export function readWorkerEnv(source: NodeJS.ProcessEnv = process.env): TWorkerE
 export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
   return {
     databaseUrl: env.DATABASE_URL,
+    listenDatabaseUrl: env.CYCLIUM_LISTEN_DATABASE_URL,
     migrate: env.CYCLIUM_MIGRATE,
     mode: env.CYCLIUM_MODE,
     nodeIdentity: env.CYCLIUM_NODE_IDENTITY,
@@ -61,6 +63,11 @@ export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
       delayMs: env.CYCLIUM_RECOVERY_DELAY_MS,
       intervalMs: env.CYCLIUM_RECOVERY_INTERVAL_MS,
       staleAfterMs: env.CYCLIUM_STALE_AFTER_MS,
+    },
+    pruner: env.CYCLIUM_PRUNER && {
+      policy: retentionPolicyFromEnv(env),
+      intervalMs: env.CYCLIUM_PRUNER_INTERVAL_MS,
+      batchSize: env.CYCLIUM_PRUNER_BATCH_SIZE,
     },
     port: env.PORT,
     logLevel: env.LOG_LEVEL,

@@ -17,6 +17,7 @@ import {
   type NodeExtension,
 } from "../node/index";
 import { recoveryExtension, type RecoveryExtensionOptions } from "../recovery/index";
+import { prunerExtension, type PrunerExtensionOptions } from "../retention/index";
 import { createPrometheusExporter, Telemetry } from "../telemetry/index";
 import { triggerExtension } from "../triggers/index";
 import { workflowExtension } from "../workflows/index";
@@ -26,6 +27,12 @@ import { startNodeHttpServer } from "./node-http-server";
 export interface RunWorkerSettings {
   /** Unset: embedded PostgreSQL under .data/ (SPEC section 11). */
   databaseUrl?: string | undefined;
+  /**
+   * CYCLIUM_LISTEN_DATABASE_URL: a direct connection for the node's LISTEN and the migrator's
+   * session advisory lock, when `databaseUrl` goes through a transaction-mode pooler
+   * (docs/pgbouncer.md). Default: `databaseUrl`.
+   */
+  listenDatabaseUrl?: string | undefined;
   /**
    * Apply pending migrations (those shipped in @cyclium/db) before starting (default on). Under
    * the migrator's advisory lock, so workers starting together apply each migration once;
@@ -56,6 +63,11 @@ export interface RunWorkerSettings {
   triggers?: boolean | undefined;
   findingsExpiry?: false | FindingsExpiryExtensionOptions | undefined;
   claimsExpiry?: false | ClaimsExpiryExtensionOptions | undefined;
+  /**
+   * The pruner (SPEC section 14): on unless `false`; the default retention policy, a run a
+   * minute, once per cluster at a time (docs/retention.md).
+   */
+  pruner?: false | PrunerExtensionOptions | undefined;
   /** Started after the built-in ones. */
   extensions?: readonly NodeExtension[] | undefined;
   /** `/healthz` and `/metrics` (default 4000; 0 picks a free port). */
@@ -107,9 +119,12 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     databaseUrl: options.databaseUrl,
     log: (message) => logger.info(message),
   });
+  // Behind PgBouncer in transaction mode, a session lock taken through the pooler would stay on
+  // whichever server connection ran it, and LISTEN would hear nothing: both go direct.
+  const directUrl = options.listenDatabaseUrl ?? database.url;
   if (options.migrate !== false) {
     const result = await migrate({
-      url: database.url,
+      url: directUrl,
       migrationsDir,
       log: (message) => logger.info(message),
     });
@@ -140,7 +155,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
 
   const node = await createCycliumNode({
     db: pool,
-    databaseUrl: database.url,
+    databaseUrl: directUrl,
     kind: "worker",
     mode,
     nodeIdentity,
@@ -251,6 +266,9 @@ function workerExtensions(options: RunWorkerOptions): NodeExtension[] {
   }
   if (options.claimsExpiry !== false) {
     extensions.push(claimsExpiryExtension(options.claimsExpiry ?? {}));
+  }
+  if (options.pruner !== false) {
+    extensions.push(prunerExtension(options.pruner ?? {}));
   }
   return [...extensions, ...(options.extensions ?? [])];
 }

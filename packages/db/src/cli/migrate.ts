@@ -3,11 +3,12 @@ import { readDbEnv } from "../env";
 import { migrate, MigrationError } from "../migrate";
 import { migrationsDir } from "../paths";
 
-// `pnpm db:migrate`: applies pending migrations to DATABASE_URL, or to the embedded cluster
+// `pnpm db:migrate`: applies pending migrations to CYCLIUM_LISTEN_DATABASE_URL or DATABASE_URL, or to the embedded cluster
 // (started for the occasion and stopped again when this command started it).
 const env = readDbEnv();
 const database = await resolveDatabase({
-  databaseUrl: env.DATABASE_URL,
+  // The migrator holds a session advisory lock: never through a transaction-mode pooler.
+  databaseUrl: env.CYCLIUM_LISTEN_DATABASE_URL ?? env.DATABASE_URL,
   log: (m) => console.log(m),
 });
 try {

@@ -41,7 +41,8 @@ async function startWithRetry(): Promise<void> {
       });
       const { node, runtime } = await createConsoleNode({
         db: getPool(),
-        databaseUrl: env.DATABASE_URL,
+        // The node's LISTEN connection: direct when DATABASE_URL goes through PgBouncer.
+        databaseUrl: env.CYCLIUM_LISTEN_DATABASE_URL ?? env.DATABASE_URL,
         nodeIdentity: info.identity,
         env: info.env,
         stack: info.stack,
