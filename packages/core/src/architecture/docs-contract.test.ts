@@ -109,11 +109,13 @@ describe("docs/contract.md", () => {
 
   it("documents every metric a worker or the console exports", () => {
     const metrics = TELEMETRY_EVENTS.map((event) => `${metricBaseName(event)}_total`);
-    for (const file of sourceFiles("apps/web/src/server/metrics")) {
+    const gaugeSources = ["apps/web/src/server/metrics", "packages/core/src/telemetry"];
+    for (const file of gaugeSources.flatMap(sourceFiles)) {
       const text = fs.readFileSync(file, "utf8");
       for (const match of text.matchAll(/\bname: "([a-z_:]+)"/g)) metrics.push(match[1] as string);
     }
     expect(metrics).toContain("cyclium_web_refusals_total");
+    expect(metrics).toContain("cyclium_trigger_requests_oldest_pending_seconds");
     expect(metrics.filter((name) => !mentioned(contract, name))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+export { registerClusterGauges, type ClusterGaugesOptions } from "./cluster-gauges";
 export { metricBaseName, TELEMETRY_EVENTS, type TelemetryEventName } from "./event-names";
 export { silentLogger, type Logger } from "./logger";
 export {

@@ -43,4 +43,22 @@ describe("createPrometheusExporter", () => {
     telemetry.emit("cyclium.work_claims.busy", { count: 1 });
     expect(await exporter.metrics()).toContain('cyclium_work_claims_busy_total{node="w1"} 2');
   });
+
+  it("keeps each breaker's last seen state in a labelled gauge", async () => {
+    const telemetry = new Telemetry();
+    const exporter = createPrometheusExporter({ telemetry });
+    const meta = { actor_id: "monitor", expectation_id: "on_alert" };
+    telemetry.emit("cyclium.circuit_breaker.opened", { count: 1 }, meta);
+    telemetry.emit("cyclium.circuit_breaker.opened", { count: 1 }, { ...meta, actor_id: "other" });
+    const state = 'cyclium_circuit_breaker_state{actor_id="monitor",expectation_id="on_alert"}';
+    expect(await exporter.metrics()).toContain(`${state} 2`);
+    telemetry.emit("cyclium.circuit_breaker.half_open", { count: 1 }, meta);
+    expect(await exporter.metrics()).toContain(`${state} 1`);
+    telemetry.emit("cyclium.circuit_breaker.closed", { count: 1 }, meta);
+    const text = await exporter.metrics();
+    expect(text).toContain(`${state} 0`);
+    expect(text).toContain(
+      'cyclium_circuit_breaker_state{actor_id="other",expectation_id="on_alert"} 2',
+    );
+  });
 });

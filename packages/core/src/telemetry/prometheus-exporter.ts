@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { metricBaseName, TELEMETRY_EVENTS, type TelemetryEventName } from "./event-names";
 import type { Telemetry, TelemetryEvent } from "./telemetry";
 
@@ -22,6 +22,13 @@ export interface PrometheusExporter {
 const DURATION_BUCKETS_SECONDS = [
   0.001, 0.004, 0.016, 0.064, 0.256, 1.024, 4.096, 16.384, 65.536, 262.144, 1048.576,
 ];
+
+/** `cyclium_circuit_breaker_state`: what each transition event says the breaker is now. */
+const BREAKER_STATES: Partial<Record<TelemetryEventName, number>> = {
+  "cyclium.circuit_breaker.closed": 0,
+  "cyclium.circuit_breaker.half_open": 1,
+  "cyclium.circuit_breaker.opened": 2,
+};
 
 /**
  * Feeds a prom-client registry from in-process telemetry: one `<event>_total` counter per event
@@ -49,10 +56,25 @@ export function createPrometheusExporter(options: PrometheusExporterOptions): Pr
   for (const event of TELEMETRY_EVENTS) {
     counter(`${metricBaseName(event)}_total`, `Count of ${event} events.`);
   }
+  // Labelled by expectation (a bounded set, unlike dedupe keys), so an alert names the breaker.
+  const breakerState = new Gauge({
+    name: "cyclium_circuit_breaker_state",
+    help: "Event-trigger circuit breaker as this node last saw it: 0 closed, 1 half-open, 2 open.",
+    labelNames: ["actor_id", "expectation_id"],
+    registers: [registry],
+  });
 
   const onEvent = (event: TelemetryEvent): void => {
     const base = metricBaseName(event.name);
     counter(`${base}_total`, `Count of ${event.name} events.`).inc(event.measurements.count ?? 1);
+    const state = BREAKER_STATES[event.name];
+    if (state !== undefined) {
+      const { actor_id, expectation_id } = event.metadata;
+      breakerState.set(
+        { actor_id: String(actor_id ?? ""), expectation_id: String(expectation_id ?? "") },
+        state,
+      );
+    }
     for (const [key, value] of Object.entries(event.measurements)) {
       if (value === undefined || !Number.isFinite(value) || value < 0) continue;
       if (key === "count") continue;

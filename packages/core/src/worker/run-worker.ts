@@ -16,9 +16,10 @@ import {
   type CycliumNode,
   type NodeExtension,
 } from "../node/index";
+import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/index";
 import { recoveryExtension, type RecoveryExtensionOptions } from "../recovery/index";
 import { prunerExtension, type PrunerExtensionOptions } from "../retention/index";
-import { createPrometheusExporter, Telemetry } from "../telemetry/index";
+import { createPrometheusExporter, registerClusterGauges, Telemetry } from "../telemetry/index";
 import { triggerExtension } from "../triggers/index";
 import { workflowExtension } from "../workflows/index";
 import { startNodeHttpServer } from "./node-http-server";
@@ -140,6 +141,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const exporter = createPrometheusExporter({ telemetry, registry });
+  // Pending requests and node sightings for the alert rules (deploy/prometheus).
+  registerClusterGauges({ db: pool, registry, liveWithinMs: DEFAULT_LIVE_WITHIN_MS, logger });
 
   const workClaims = await loadWorkClaims({
     setting: options.workClaims ?? "postgres",

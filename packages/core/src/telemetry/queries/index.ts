@@ -1,7 +1,14 @@
-// The console's read model of telemetry: per-minute series of events from the rollups.
+// Telemetry's reads: the console's per-minute series from the rollups, and the cluster state
+// the scrape-time gauges report (pending requests, node sightings).
 export {
   readTelemetrySeries,
   type TelemetryPoint,
   type TelemetrySeries,
   type TelemetrySeriesResult,
 } from "./telemetry-series";
+export {
+  readPendingRequestsByEnv,
+  readRunningNodeSightings,
+  type PendingRequestsByEnv,
+  type RunningNodeSighting,
+} from "./cluster-state";
