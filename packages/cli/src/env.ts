@@ -1,4 +1,9 @@
-import { withoutEmptyValues, ZCycliumEnv } from "@cyclium/core/config";
+import {
+  withoutEmptyValues,
+  ZCycliumEnv,
+  ZRetentionEnv,
+  type TRetentionEnv,
+} from "@cyclium/core/config";
 import type { z } from "zod";
 
 /**
@@ -23,4 +28,15 @@ export function readCliEnv(source: NodeJS.ProcessEnv = process.env): TCliEnv {
 /** A mistake of the caller (arguments, environment): one line on stderr, exit code 2. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+}
+
+/** `cyclium prune`: the same CYCLIUM_RETENTION_* / CYCLIUM_PRUNER_* variables a worker reads. */
+export function readPruneEnv(source: NodeJS.ProcessEnv = process.env): TRetentionEnv {
+  const parsed = ZRetentionEnv.safeParse(withoutEmptyValues(source));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join(".") || "CYCLIUM_RETENTION_EPISODES";
+    throw new UsageError(`Invalid environment variable ${name}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
 }

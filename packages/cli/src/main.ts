@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { MigrationError } from "@cyclium/db";
 import { UsageError } from "./env";
 import { migrateCommand } from "./migrate-command";
+import { pruneCommand } from "./prune-command";
 import { userCreateCommand } from "./user-create-command";
 
 const USAGE = `Usage:
@@ -10,13 +11,29 @@ const USAGE = `Usage:
       embedded PostgreSQL under .data/).
   cyclium user create --email E --role admin|operator|viewer [--name N]
       Create a console user. The password is read from stdin when piped, else generated
-      and printed once.`;
+      and printed once.
+  cyclium prune [--max-batches N]
+      Delete finished history past its retention (CYCLIUM_RETENTION_*, docs/retention.md)
+      now, once, under the pruner's cluster-wide claim.`;
 
 const log = (message: string): void => console.log(message);
 
 async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
   if (command === "migrate" && argv.length === 1) return migrateCommand(log);
+  if (command === "prune") {
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { "max-batches": { type: "string" } },
+      strict: true,
+    });
+    const raw = values["max-batches"];
+    const maxBatches = raw === undefined ? undefined : Number(raw);
+    if (maxBatches !== undefined && !(Number.isInteger(maxBatches) && maxBatches > 0)) {
+      throw new UsageError("--max-batches must be a positive integer");
+    }
+    return pruneCommand({ maxBatches }, log);
+  }
   if (command === "user" && sub === "create") {
     const { values } = parseArgs({
       args: argv.slice(2),
