@@ -47,6 +47,31 @@ describe("proxy headers", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it.each([
+    ["/v1/tenants/public/triggers?limit=5", "/api/v1/tenants/public/triggers?limit=5"],
+    ["/v1/tenants/public/triggers/nightly/fire", "/api/v1/tenants/public/triggers/nightly/fire"],
+    ["/v1", "/api/v1"],
+  ])(
+    "serves Cloacina's path %s as %s, signed out, never the sign-in page",
+    async (path, target) => {
+      const response = await proxy(
+        new NextRequest(`http://console.test${path}`, {
+          method: path.endsWith("/fire") ? "POST" : "GET",
+          headers: { authorization: "Bearer cyc_x" },
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get("location")).toBeNull();
+      expect(response.headers.get("x-middleware-rewrite")).toBe(`http://console.test${target}`);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    },
+  );
+
+  it("leaves other paths that start like /v1 to the pages", async () => {
+    const response = await proxy(new NextRequest("http://console.test/v1beta"));
+    expect(response.status).toBe(307);
+  });
+
   it("allows eval only in development", () => {
     expect(contentSecurityPolicy("n", true)).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy("n", false)).not.toContain("'unsafe-eval'");

@@ -10,6 +10,8 @@ import { getPool } from "./server/db";
 
 /** Not pages: API routes, metrics, build assets and icons get the headers of every response. */
 const NOT_A_PAGE = /^\/(api\/|metrics$|_next\/|favicon\.ico$|icon\.svg$)/;
+/** REST at Cloacina's own paths: `/v1/...` is `/api/v1/...`. */
+const CLOACINA_PATH = /^\/v1(\/|$)/;
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
@@ -44,6 +46,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
         ),
       );
     }
+  }
+  // Cloacina's clients call `/v1/tenants/...` (its server's paths): served by the same handlers
+  // as `/api/v1`, with their own Bearer auth, never the sign-in page (issue 20).
+  if (CLOACINA_PATH.test(pathname)) {
+    const target = new URL(`/api${pathname}${request.nextUrl.search}`, request.url);
+    return withEveryResponseHeaders(NextResponse.rewrite(target));
   }
   if (NOT_A_PAGE.test(pathname)) return withEveryResponseHeaders(NextResponse.next());
   if (pathname === "/sign-in") return pageResponse(request);

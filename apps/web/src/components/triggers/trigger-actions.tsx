@@ -23,8 +23,11 @@ export function TriggerActions({ name, paused }: { name: string; paused: boolean
         confirmLabel="Fire now?"
         pendingLabel="Firing…"
         tone="primary"
-        disabled={paused}
-        title={paused ? "Resume the trigger to fire it" : "Fan out to every subscriber now"}
+        title={
+          paused
+            ? "Fire once now; pausing stops the schedule, not an operator"
+            : "Fan out to every subscriber now"
+        }
         testId={`trigger-fire-${name}`}
         pending={fire.isPending}
         onConfirm={() => fire.mutate({ env, name })}
@@ -52,9 +55,7 @@ export function TriggerActions({ name, paused }: { name: string; paused: boolean
       {failure ? <span className="inline-error">{mutationErrorMessage(failure)}</span> : null}
       {fire.data && !fire.isPending ? (
         <span className="inline-ok">
-          {fire.data.fired
-            ? `Started ${fire.data.executions.length} workflow${fire.data.executions.length === 1 ? "" : "s"}`
-            : "Already running with this context"}
+          {`Started ${fire.data.fired} workflow${fire.data.fired === 1 ? "" : "s"}`}
         </span>
       ) : null}
     </span>

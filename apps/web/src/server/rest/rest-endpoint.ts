@@ -12,7 +12,7 @@ import { describeInputProblem, findInputProblem } from "../input/untrusted-input
 import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
 import { readRequestInfo, type TRequestInfo } from "../auth/request-info";
 import { resolvePrincipal } from "../auth/resolve-principal";
-import { restError, restErrorFromException, restJson } from "./rest-response";
+import { finishRestResponse, restError, restErrorFromException, restJson } from "./rest-response";
 
 export interface TRestDeps {
   getDb: () => pg.Pool;
@@ -33,6 +33,8 @@ export interface TRestEndpointSpec<P> {
   action: string;
   params: z.ZodType<P>;
   handle: (call: TRestCall<P>) => Promise<unknown>;
+  /** Error codes renamed in this endpoint's answers (Cloacina's names for the trigger API). */
+  errorCodes?: Readonly<Record<string, string>>;
 }
 
 /** The second argument Next.js passes to a route handler. */
@@ -43,6 +45,12 @@ export interface TRouteContext {
 export type TRouteHandler = (request: Request, context: TRouteContext) => Promise<Response>;
 
 export function restEndpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler {
+  const answer = answerOf(spec, deps);
+  return async (request, context) =>
+    finishRestResponse(await answer(request, context), request, spec.errorCodes);
+}
+
+function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler {
   return async (request, context) => {
     try {
       const db = deps.getDb();

@@ -17,8 +17,44 @@ export type TRestErrorCode =
 // Automation must never see a cached answer to a live question.
 const HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
 
+/**
+ * Every REST answer carries `x-request-id` (as Cloacina's server does), so a script can quote it
+ * in a report; `restEndpoint` replaces it with the caller's own when the request sent a sane one.
+ */
 export function restJson(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: HEADERS });
+  return Response.json(body, {
+    status,
+    headers: { ...HEADERS, "x-request-id": crypto.randomUUID() },
+  });
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The last touch on an endpoint's answer: the caller's request id when it sent one, and the error
+ * codes of the endpoint's dialect (Cloacina's trigger API names some of ours differently).
+ */
+export async function finishRestResponse(
+  response: Response,
+  request: Request,
+  errorCodes?: Readonly<Record<string, string>>,
+): Promise<Response> {
+  let finished = response;
+  if (errorCodes && response.status >= 400) {
+    const body = (await response.clone().json()) as { error?: unknown; code?: unknown };
+    const renamed = typeof body.code === "string" ? errorCodes[body.code] : undefined;
+    if (renamed !== undefined) {
+      finished = restJson({ ...body, code: renamed }, response.status);
+      for (const [name, value] of response.headers) {
+        if (!finished.headers.has(name)) finished.headers.set(name, value);
+      }
+    }
+  }
+  const requestId = request.headers.get("x-request-id");
+  if (requestId !== null && REQUEST_ID.test(requestId)) {
+    finished.headers.set("x-request-id", requestId);
+  }
+  return finished;
 }
 
 /** SPEC section 12: errors are `{error, code}`; `error` is a message meant for a human. */

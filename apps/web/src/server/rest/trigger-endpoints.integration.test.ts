@@ -124,9 +124,15 @@ describe("REST v1 triggers", () => {
     });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ tenant_id: "default", trigger: "nightly", fired: true });
+    expect(body).toMatchObject({ tenant_id: "default", trigger: "nightly", fired: 1 });
     expect(body.executions).toEqual([
-      { workflow: "review", instance_id: expect.any(String) as unknown, primary: true },
+      {
+        workflow_name: "review",
+        execution_id: expect.any(String) as unknown,
+        workflow: "review",
+        instance_id: expect.any(String) as unknown,
+        primary: true,
+      },
     ]);
     expect(await auditRows(database.pool, "triggers.fire")).toContainEqual(
       expect.objectContaining({ principal: "token:ci", outcome: "ok", target: "nightly" }),
@@ -191,7 +197,7 @@ describe("REST v1 triggers", () => {
   it("answers 401 without credentials and with a bad token", async () => {
     const anonymous = await call(endpoints.list, "/default/triggers", { t: "default" });
     expect(anonymous.status).toBe(401);
-    expect(await json(anonymous)).toMatchObject({ code: "unauthenticated" });
+    expect(await json(anonymous)).toMatchObject({ code: "unauthorized" });
     const bad = await call(
       endpoints.list,
       "/default/triggers",
@@ -213,7 +219,7 @@ describe("REST v1 triggers", () => {
     );
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toEqual({
-      code: "not_found",
+      code: "trigger_not_found",
       error: 'No trigger "nope" in tenant "default".',
     });
 
@@ -243,29 +249,39 @@ describe("REST v1 triggers", () => {
       { token: viewerToken },
     );
     expect(badLimit.status).toBe(400);
-    expect(await json(badLimit)).toMatchObject({ code: "invalid_input" });
+    expect(await json(badLimit)).toMatchObject({ code: "invalid_pagination" });
   });
 
-  it("pauses (then fire is 409) and resumes", async () => {
+  it("pauses (an operator's fire still fires) and resumes", async () => {
     const pause = await call(endpoints.pause, "/default/triggers/nightly/pause", nightly, {
       method: "POST",
       token: operatorToken,
     });
-    expect(await json(pause)).toEqual({ tenant_id: "default", name: "nightly", paused: true });
+    const paused = await json(pause);
+    expect(paused).toEqual({
+      tenant_id: "default",
+      id: expect.any(String) as unknown,
+      name: "nightly",
+      status: "paused",
+      paused: true,
+    });
     const fire = await call(endpoints.fire, "/default/triggers/nightly/fire", nightly, {
       method: "POST",
       token: operatorToken,
     });
-    expect(fire.status).toBe(409);
-    expect(await json(fire)).toMatchObject({
-      code: "conflict",
-      error: expect.stringContaining("paused") as unknown,
-    });
+    expect(fire.status).toBe(200);
+    expect(await json(fire)).toMatchObject({ trigger: "nightly", fired: 1 });
     const resume = await call(endpoints.resume, "/default/triggers/nightly/resume", nightly, {
       method: "POST",
       token: operatorToken,
     });
-    expect(await json(resume)).toEqual({ tenant_id: "default", name: "nightly", paused: false });
+    expect(await json(resume)).toEqual({
+      tenant_id: "default",
+      id: paused.id,
+      name: "nightly",
+      status: "resumed",
+      paused: false,
+    });
     const pauses = await auditRows(database.pool, "triggers.pause");
     expect(pauses.filter((row) => row.target === "nightly")).toEqual([
       expect.objectContaining({

@@ -1,20 +1,30 @@
-// REST v1 trigger endpoints (SPEC sections 9 and 12). Each validates, authorizes (restEndpoint),
-// and calls one core function; state changes run inside `audited` with the same action names as
-// the console's procedures.
+// REST v1 trigger endpoints (SPEC sections 9 and 12), in Cloacina's shapes and error codes, at
+// `/v1/...` and `/api/v1/...` (proxy.ts rewrites the first). Each validates, authorizes
+// (restEndpoint), and calls one core function; state changes run inside `audited` with the same
+// action names as the console's procedures.
 import { CycliumError } from "@cyclium/core/errors";
 import {
+  describeTriggerInterface,
   fireTrigger,
   inspectTrigger,
   listTriggers,
   pauseTrigger,
   resumeTrigger,
 } from "@cyclium/core/triggers";
-import type { z } from "zod";
+import { z } from "zod";
 import { audited } from "../audit/audited";
 import { describePrincipal } from "../auth/principal";
 import { readJsonBody } from "./read-json-body";
-import { restEndpoint, type TRestCall, type TRestDeps, type TRouteHandler } from "./rest-endpoint";
 import {
+  restEndpoint,
+  type TRestCall,
+  type TRestDeps,
+  type TRestEndpointSpec,
+  type TRouteHandler,
+} from "./rest-endpoint";
+import { restError } from "./rest-response";
+import {
+  CLOACINA_ERROR_CODES,
   ZFireTriggerBody,
   ZInspectTriggerQuery,
   ZListTriggersQuery,
@@ -35,6 +45,11 @@ function query<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
   return schema.parse(Object.fromEntries(new URL(request.url).searchParams));
 }
 
+/** Every trigger endpoint answers errors with Cloacina's codes. */
+function endpoint<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler {
+  return restEndpoint({ ...spec, errorCodes: CLOACINA_ERROR_CODES }, deps);
+}
+
 function auditContext(call: TRestCall<TTriggerParams>) {
   return { db: call.db, principal: call.principal, request: { ip: call.info.ip } };
 }
@@ -51,29 +66,32 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
   fire: TRouteHandler;
   pause: TRouteHandler;
   resume: TRouteHandler;
+  describe: TRouteHandler;
 } {
   const registries = () => {
     const services = deps.getTriggerServices();
     return { triggers: services?.triggers, workflows: services?.workflows };
   };
   return {
-    list: restEndpoint(
+    list: endpoint(
       {
         method: "GET",
         role: "viewer",
         action: "triggers.list",
         params: ZTenantParams,
-        handle: ({ request, params, db }) =>
-          listTriggers({
-            db,
-            ...registries(),
-            tenantId: params.t,
-            ...query(request, ZListTriggersQuery),
-          }),
+        handle: async ({ request, params, db }) => {
+          const page = ZListTriggersQuery.safeParse(
+            Object.fromEntries(new URL(request.url).searchParams),
+          );
+          if (!page.success) {
+            return restError(400, "invalid_pagination", z.prettifyError(page.error));
+          }
+          return listTriggers({ db, ...registries(), tenantId: params.t, ...page.data });
+        },
       },
       deps,
     ),
-    inspect: restEndpoint(
+    inspect: endpoint(
       {
         method: "GET",
         role: "viewer",
@@ -90,7 +108,7 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
       },
       deps,
     ),
-    fire: restEndpoint(
+    fire: endpoint(
       {
         method: "POST",
         role: "operator",
@@ -110,6 +128,7 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
               tenantId: call.params.t,
               name: call.params.name,
               context: body.context,
+              event: body.event,
               firedBy: describePrincipal(call.principal),
             }),
           );
@@ -117,7 +136,7 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
       },
       deps,
     ),
-    pause: restEndpoint(
+    pause: endpoint(
       {
         method: "POST",
         role: "operator",
@@ -135,7 +154,7 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
       },
       deps,
     ),
-    resume: restEndpoint(
+    resume: endpoint(
       {
         method: "POST",
         role: "operator",
@@ -145,6 +164,17 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
           audited(auditContext(call), auditWhat("triggers.resume", call.params), (tx) =>
             resumeTrigger({ db: tx, tenantId: call.params.t, name: call.params.name }),
           ),
+      },
+      deps,
+    ),
+    describe: endpoint(
+      {
+        method: "GET",
+        role: "viewer",
+        action: "triggers.interface",
+        params: ZTriggerParams,
+        handle: ({ params, db }) =>
+          describeTriggerInterface({ db, tenantId: params.t, name: params.name }),
       },
       deps,
     ),

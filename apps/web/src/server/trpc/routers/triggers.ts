@@ -33,6 +33,7 @@ export const triggersRouter = createTrpcRouter({
       db: ctx.db,
       tenantId: tenantOf(ctx.node.env, input.env),
       limit: 1000,
+      order: "name",
       ...registries(),
     }),
   ),
@@ -68,7 +69,8 @@ export const triggersRouter = createTrpcRouter({
 
   fire: operatorProcedure.input(ZTriggerFireInput).mutation(({ ctx, input }) =>
     // The firing is recorded on the pool, outside the audit transaction: it and its per-workflow
-    // outcome stay whatever the primary's outcome (the audit row says what happened).
+    // outcome stay whatever the primary's outcome (the audit row says what happened). Like every
+    // manual fire it is never deduplicated and works on a paused trigger (core's fireTrigger).
     audited(ctx, { action: "triggers.fire", target: input.name }, () => {
       const runtime = requireConsoleRuntime();
       return fireTrigger({
