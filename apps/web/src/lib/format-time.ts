@@ -17,6 +17,49 @@ export function formatTimestamp(iso: string): string {
   return `${timeFormat.format(new Date(iso))} UTC`;
 }
 
+// The browser's own zone, named (`CET`, `GMT+2`); only ever used after hydration.
+let localFormat: Intl.DateTimeFormat | undefined;
+let localClock: Intl.DateTimeFormat | undefined;
+
+/** The same instant in UTC or in the browser's zone, with the zone named. */
+export function formatTimestampIn(iso: string, zone: "utc" | "local"): string {
+  if (zone === "utc") return formatTimestamp(iso);
+  localFormat ??= new Intl.DateTimeFormat("en-GB", {
+    year: "numeric",
+    month: "short",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hour12: false,
+    timeZoneName: "short",
+  });
+  return localFormat.format(new Date(iso));
+}
+
+const utcClock = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  hour: "2-digit",
+  minute: "2-digit",
+  hour12: false,
+});
+
+/** `14:03` for chart axes; the axis label names the zone. */
+export function formatClock(iso: string, zone: "utc" | "local"): string {
+  if (zone === "utc") return utcClock.format(new Date(iso));
+  localClock ??= new Intl.DateTimeFormat("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+  });
+  return localClock.format(new Date(iso));
+}
+
+/** The zone's name for axis labels: `UTC` or the browser's (`Europe/Paris`). */
+export function zoneLabel(zone: "utc" | "local"): string {
+  return zone === "utc" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** "4 s ago" / "in 2 min" from a signed offset in ms (positive = past). */
 export function formatAgo(agoMs: number): string {
   if (agoMs < 0) return `in ${formatDuration(-agoMs)}`;

@@ -14,7 +14,7 @@ const STATUS_CARDS: readonly { status: TStatus; label: string; hint: string }[] 
 
 export function EpisodeStatusCards({ counts }: { counts: TEpisodeStatusCounts }) {
   return (
-    <div className="status-cards">
+    <div className="status-cards" aria-live="polite">
       {STATUS_CARDS.map(({ status, label, hint }) => {
         const value = counts[status];
         // Counts stop at a cap (see count-episodes-by-status.ts): say "at least".

@@ -13,7 +13,10 @@ export function LiveIndicator({
   refreshMs: number;
 }) {
   return (
+    // A status region: a screen reader hears "Reconnecting" when refreshes start failing.
     <span
+      role="status"
+      aria-live="polite"
       className="live-indicator"
       data-state={state}
       title={`Refreshes every ${refreshMs / 1000} s while this tab is visible`}

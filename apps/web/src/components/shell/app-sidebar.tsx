@@ -15,7 +15,7 @@ function isActive(page: TConsolePage, pathname: string): boolean {
 
 export function AppSidebar() {
   return (
-    <aside className="sidebar">
+    <aside className="sidebar" id="console-sidebar">
       <Link href="/" className="sidebar-brand" aria-label="Cyclium console home">
         <CycliumMark />
         <span className="sidebar-brand-name">Cyclium</span>
@@ -54,9 +54,10 @@ function SidebarNav({ env }: { env: string | null }) {
                     className="sidebar-link"
                     data-active={active}
                     aria-current={active ? "page" : undefined}
+                    title={page.label}
                   >
                     <NavIcon page={page.id} />
-                    <span>{page.label}</span>
+                    <span className="sidebar-link-label">{page.label}</span>
                   </Link>
                 </li>
               );

@@ -1,6 +1,7 @@
 import { connection } from "next/server";
 import { Suspense } from "react";
 import { getNodeInfo } from "@/server/node-info";
+import { DisplayControls } from "./display-controls";
 import { EnvSelector } from "./env-selector";
 import { UserMenu } from "./user-menu";
 
@@ -37,6 +38,7 @@ export async function TopBar() {
           value={node.mode}
           title="The console creates episodes and defers their execution to full-mode workers"
         />
+        <DisplayControls />
         <UserMenu />
       </div>
     </header>

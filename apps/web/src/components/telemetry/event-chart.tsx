@@ -2,6 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCount } from "@/lib/format-count";
+import { formatClock, zoneLabel } from "@/lib/format-time";
+import { useTimeZone } from "@/lib/preferences/time-zone";
 import type { TRouterOutputs } from "@/trpc/router-types";
 
 type TSeries = TRouterOutputs["telemetry"]["series"]["series"][number];
@@ -14,12 +16,14 @@ export const ALERTS: Partial<Record<string, string>> = {
     "Failed renewals: possible clock drift or database contention.",
 };
 
-const minuteLabel = (iso: string) => iso.slice(11, 16);
-
 /** One event's per-minute counts as bars, with its alert when the seed names one. */
 export function EventChart({ series, height = 120 }: { series: TSeries; height?: number }) {
   const alert = series.total > 0 ? ALERTS[series.event] : undefined;
-  const color = alert ? "#dc2626" : "#5b5bd6";
+  const color = alert ? "var(--danger)" : "var(--brand)";
+  // The axis names its zone (UTC unless the operator chose local time in the top bar).
+  const [zone] = useTimeZone();
+  const minuteLabel = (iso: string) => formatClock(iso, zone);
+  const zoneName = zoneLabel(zone);
   return (
     <div
       className="card chart-card"
@@ -33,11 +37,11 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
       <div style={{ width: "100%", height }}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={series.points} margin={{ top: 4, right: 4, bottom: 0, left: -18 }}>
-            <CartesianGrid vertical={false} stroke="#eef0f3" />
+            <CartesianGrid vertical={false} stroke="var(--border)" />
             <XAxis
               dataKey="bucket"
               tickFormatter={minuteLabel}
-              tick={{ fontSize: 10, fill: "#8a94a6" }}
+              tick={{ fontSize: 10, fill: "var(--text-subtle)" }}
               minTickGap={28}
               tickLine={false}
               axisLine={false}
@@ -46,7 +50,7 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
               allowDecimals={false}
               tickCount={3}
               domain={[0, (dataMax: number) => Math.max(dataMax, 2)]}
-              tick={{ fontSize: 10, fill: "#8a94a6" }}
+              tick={{ fontSize: 10, fill: "var(--text-subtle)" }}
               tickLine={false}
               axisLine={false}
               width={44}
@@ -54,13 +58,21 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
             <Tooltip
               cursor={{ fill: "rgba(91, 91, 214, 0.08)" }}
               labelFormatter={(label) =>
-                `${typeof label === "string" ? minuteLabel(label) : ""} UTC`
+                `${typeof label === "string" ? minuteLabel(label) : ""} ${zoneName}`
               }
+              contentStyle={{
+                background: "var(--surface)",
+                borderColor: "var(--border)",
+                color: "var(--text)",
+              }}
               formatter={(value) => [formatCount(Number(value)), "events"]}
             />
             <Bar dataKey="count" fill={color} radius={[2, 2, 0, 0]} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
+      </div>
+      <div className="chart-axis-label" data-testid="chart-axis-zone">
+        per minute, {zoneName}
       </div>
       {alert ? (
         <p className="chart-alert" role="alert" data-testid="telemetry-alert">

@@ -29,10 +29,17 @@ function classOf(meta: unknown): string | undefined {
     : undefined;
 }
 
+/** The header's text, repeated on each cell as the label of a phone's card (CSS `attr()`). */
+function labelOf(header: unknown): string | undefined {
+  return typeof header === "string" && header !== "" ? header : undefined;
+}
+
 /**
  * The console's tables: TanStack Table for the column model and rendering, with server-side
  * filtering and keyset paging (the table never sorts or pages by itself: the database does, on
- * indexes). A row with `href` is a link to its detail page, by click or keyboard.
+ * indexes). A row with `href` is a link to its detail page, by click or keyboard. On a phone every
+ * row becomes a card of label/value lines (`.table-cards`, responsive.css) instead of a table
+ * wider than the screen.
  */
 export function DataTable<T extends RowData>({
   columns,
@@ -61,7 +68,11 @@ export function DataTable<T extends RowData>({
   if (data.length === 0) return <>{empty}</>;
   return (
     <div className="table-wrap">
-      <table className="table" data-testid={testId} data-dense={dense ? "true" : undefined}>
+      <table
+        className="table table-cards"
+        data-testid={testId}
+        data-dense={dense ? "true" : undefined}
+      >
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -93,7 +104,11 @@ export function DataTable<T extends RowData>({
                 }
               >
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className={classOf(cell.column.columnDef.meta)}>
+                  <td
+                    key={cell.id}
+                    className={classOf(cell.column.columnDef.meta)}
+                    data-label={labelOf(cell.column.columnDef.header)}
+                  >
                     <FlexRender cell={cell} />
                   </td>
                 ))}
