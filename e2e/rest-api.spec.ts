@@ -91,14 +91,29 @@ test("REST with an operator token lists, inspects, pauses and resumes", async ({
   });
 
   const pause = await api.post(`/api/v1/tenants/default/triggers/${trigger}/pause`);
-  expect(await pause.json()).toEqual({ tenant_id: "default", name: trigger, paused: true });
+  expect(await pause.json()).toMatchObject({
+    tenant_id: "default",
+    name: trigger,
+    status: "paused",
+    paused: true,
+  });
+  // Pause stops the schedulers, not an operator: the fire goes ahead. This trigger's workflow is
+  // in no deployment, so it is recorded as failed (409), not refused for being paused.
   const firePaused = await api.post(`/api/v1/tenants/default/triggers/${trigger}/fire`, {
     data: {},
   });
   expect(firePaused.status()).toBe(409);
-  expect(await firePaused.json()).toMatchObject({ code: "conflict" });
+  expect(await firePaused.json()).toMatchObject({
+    code: "conflict",
+    error: expect.stringContaining("recorded as failed"),
+  });
   const resume = await api.post(`/api/v1/tenants/default/triggers/${trigger}/resume`);
-  expect(await resume.json()).toEqual({ tenant_id: "default", name: trigger, paused: false });
+  expect(await resume.json()).toMatchObject({
+    tenant_id: "default",
+    name: trigger,
+    status: "resumed",
+    paused: false,
+  });
   await api.dispose();
 });
 
@@ -117,7 +132,32 @@ test("REST fire with an operator token starts the trigger's workflows", async ({
     data: { context: { reason: "e2e" } },
   });
   expect(fire.status()).toBe(200);
-  expect(await fire.json()).toMatchObject({ tenant_id: "default", fired: true });
+  expect(await fire.json()).toMatchObject({ tenant_id: "default", fired: expect.any(Number) });
+  await api.dispose();
+});
+
+test("Cloacina's clients reach the trigger API at /v1 with tenant public, never the sign-in page", async ({
+  playwright,
+  baseURL,
+  db,
+}) => {
+  const api = await withToken(playwright, baseURL, tokens.operator);
+  const trigger = await insertCronTrigger(db);
+  const list = await api.get("/v1/tenants/public/triggers?limit=100");
+  expect(list.status()).toBe(200);
+  expect(list.headers()["content-type"]).toContain("application/json");
+  expect(list.headers()["x-request-id"]).toBeTruthy();
+  const body = (await list.json()) as { tenant_id: string; items: { trigger_name: string }[] };
+  expect(body.tenant_id).toBe("public");
+  expect(body.items.map((item) => item.trigger_name)).toContain(trigger);
+  const anonymous = await playwright.request.newContext({ baseURL });
+  const refused = await anonymous.post(`/v1/tenants/public/triggers/${trigger}/fire`, {
+    data: { event: null },
+    maxRedirects: 0,
+  });
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toMatchObject({ code: "unauthorized" });
+  await anonymous.dispose();
   await api.dispose();
 });
 
@@ -137,7 +177,7 @@ test("REST refuses a viewer token and explains bad input", async ({ playwright, 
   const unknown = await operator.post("/api/v1/tenants/default/triggers/no_such_trigger/pause");
   expect(unknown.status()).toBe(404);
   expect(await unknown.json()).toEqual({
-    code: "not_found",
+    code: "trigger_not_found",
     error: 'No trigger "no_such_trigger" in tenant "default".',
   });
 
@@ -159,6 +199,7 @@ test("REST refuses a viewer token and explains bad input", async ({ playwright, 
 
   const badLimit = await operator.get("/api/v1/tenants/default/triggers?limit=0");
   expect(badLimit.status()).toBe(400);
+  expect(await badLimit.json()).toMatchObject({ code: "invalid_pagination" });
 
   const typo = await operator.get("/api/v1/tenant/default/triggers");
   expect(typo.status()).toBe(404);
