@@ -1,14 +1,12 @@
 import type { Queryable } from "../db/index";
+import type { AgentDefinitionModel } from "@cyclium/db/models";
+import type { RowOf } from "../db/row-of";
 
 /** One enabled row of cyclium_agent_definitions, as stored. */
-export interface AgentDefinitionRow {
-  id: string;
-  identifier: string;
-  max_concurrent_episodes: number;
-  expectations: unknown;
-  stacks: string[] | null;
-  updated_at: Date;
-}
+export type AgentDefinitionRow = Pick<
+  RowOf<AgentDefinitionModel>,
+  "id" | "identifier" | "max_concurrent_episodes" | "expectations" | "stacks" | "updated_at"
+>;
 
 export interface LoadAgentDefinitionsOptions {
   /** Only these actors (recovery looks up the dynamic actors among a sweep's orphans). */

@@ -2,6 +2,8 @@ import type { Queryable } from "../db/index";
 import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../paging/index";
 import { SqlParams } from "../scope/index";
 import type { AuditOutcome } from "./audit-outcome";
+import type { AuditLogModel } from "@cyclium/db/models";
+import type { RowOf } from "../db/row-of";
 
 export interface AuditItem {
   id: string;
@@ -23,17 +25,16 @@ export interface AuditFilters {
   target?: string | undefined;
 }
 
-interface AuditRow {
-  id: string;
-  principal: string;
-  action: string;
-  target: string | null;
+type AuditRow = Pick<
+  RowOf<AuditLogModel>,
+  "id" | "principal" | "action" | "target" | "ip" | "inserted_at"
+> & {
+  /** Narrowed from VARCHAR by the CHECK constraint. */
   outcome: AuditOutcome;
-  detail: Record<string, unknown> | null;
-  ip: string | null;
-  inserted_at: Date;
+  /** Narrowed from JSON: audit details are always written as objects. */
+  detail: Record<string, unknown>;
   cursor_at: string;
-}
+};
 
 /**
  * The audit log newest first (cyclium_audit_log_inserted_at_id_idx). The log belongs to the whole
@@ -72,7 +73,7 @@ export async function listAuditEntries(
         action: row.action,
         target: row.target,
         outcome: row.outcome,
-        detail: row.detail ?? {},
+        detail: row.detail,
         ip: row.ip,
         insertedAt: row.inserted_at,
       },

@@ -3,6 +3,8 @@ import { CycliumError } from "../errors/index";
 import { isUserRole, parseUserRole } from "../users/user-row";
 import type { UserRole } from "../users/insert-user";
 import { generateSecretToken, hashSecretToken } from "./secret-token";
+import type { ApiTokenModel } from "@cyclium/db/models";
+import type { RowOf } from "../db/row-of";
 
 /** Recognisable in logs and by secret scanners; the 256 random bits after it are the secret. */
 export const API_TOKEN_PREFIX = "cyc_";
@@ -17,15 +19,10 @@ export interface ApiToken {
   insertedAt: Date;
 }
 
-interface ApiTokenRow {
-  id: string;
-  name: string;
-  role: string;
-  created_by_email: string | null;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  inserted_at: Date;
-}
+type ApiTokenRow = Pick<
+  RowOf<ApiTokenModel>,
+  "id" | "name" | "role" | "last_used_at" | "revoked_at" | "inserted_at"
+> & { created_by_email: string | null };
 
 const COLUMNS = `t.id, t.name, t.role, t.last_used_at, t.revoked_at, t.inserted_at,
   (SELECT email FROM cyclium_users u WHERE u.id = t.created_by) AS created_by_email`;

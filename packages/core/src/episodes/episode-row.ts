@@ -1,3 +1,5 @@
+import type { EpisodeModel } from "@cyclium/db/models";
+import type { FieldsOf, Narrow, RowOf } from "../db/row-of";
 /** `cyclium_episodes.status`. */
 export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
@@ -6,62 +8,20 @@ export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
 export const TRIGGER_TYPES = ["schedule", "event", "poll", "manual", "workflow"] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
-export interface Episode {
-  id: string;
-  actorId: string;
-  expectationId: string;
-  status: EpisodeStatus;
-  phase: string | null;
-  triggerType: TriggerType;
-  dedupeKey: string | null;
-  input: unknown;
-  result: unknown;
-  errorClass: string | null;
-  errorMessage: string | null;
-  attempt: number;
-  turnsUsed: number;
-  tokensUsed: number;
-  sourceNode: string | null;
-  sourceStack: string | null;
-  sourceEnv: string | null;
-  executedBy: string | null;
-  workflowInstanceId: string | null;
-  workflowStep: string | null;
-  insertedAt: Date;
-  updatedAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  archivedAt: Date | null;
-}
+/** Columns the runtime and the console do not read as part of an episode. */
+type UnreadField = "queuedBy" | "queuedAt" | "recoveryHistory";
+
+/** An episode as core returns it: the Prisma model with its unions, numbers and JSON typed. */
+export type Episode = Narrow<
+  FieldsOf<Omit<EpisodeModel, UnreadField>>,
+  { status: EpisodeStatus; triggerType: TriggerType; tokensUsed: number }
+>;
 
 /** The row as pg returns it (BIGINT arrives as a string). */
-export interface EpisodeRow {
-  id: string;
-  actor_id: string;
-  expectation_id: string;
-  status: EpisodeStatus;
-  phase: string | null;
-  trigger_type: TriggerType;
-  dedupe_key: string | null;
-  input: unknown;
-  result: unknown;
-  error_class: string | null;
-  error_message: string | null;
-  attempt: number;
-  turns_used: number;
-  tokens_used: string;
-  source_node: string | null;
-  source_stack: string | null;
-  source_env: string | null;
-  executed_by: string | null;
-  workflow_instance_id: string | null;
-  workflow_step: string | null;
-  inserted_at: Date;
-  updated_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  archived_at: Date | null;
-}
+export type EpisodeRow = Narrow<
+  RowOf<Omit<EpisodeModel, UnreadField>>,
+  { status: EpisodeStatus; trigger_type: TriggerType }
+>;
 
 /**
  * An episode as a list shows it: without its payloads (input, result, error message) and the

@@ -1,43 +1,17 @@
+import type { FindingModel } from "@cyclium/db/models";
+import type { FieldsOf, Narrow, RowOf } from "../db/row-of";
 export const FINDING_STATUSES = ["active", "cleared"] as const;
 export type FindingStatus = (typeof FINDING_STATUSES)[number];
 
-export interface Finding {
-  id: string;
-  findingKey: string;
-  class: string;
-  severity: string;
-  subject: string | null;
-  summary: string | null;
-  data: Record<string, unknown>;
-  status: FindingStatus;
-  env: string | null;
-  episodeId: string | null;
-  actorId: string | null;
-  raisedCount: number;
-  expiresAt: Date | null;
-  clearedAt: Date | null;
-  insertedAt: Date;
-  updatedAt: Date;
-}
+export type Finding = Narrow<
+  FieldsOf<FindingModel>,
+  { status: FindingStatus; data: Record<string, unknown> }
+>;
 
-export interface FindingRow {
-  id: string;
-  finding_key: string;
-  class: string;
-  severity: string;
-  subject: string | null;
-  summary: string | null;
-  data: Record<string, unknown>;
-  status: FindingStatus;
-  env: string | null;
-  episode_id: string | null;
-  actor_id: string | null;
-  raised_count: number;
-  expires_at: Date | null;
-  cleared_at: Date | null;
-  inserted_at: Date;
-  updated_at: Date;
-}
+export type FindingRow = Narrow<
+  RowOf<FindingModel>,
+  { status: FindingStatus; data: Record<string, unknown> }
+>;
 
 const COLUMNS = [
   "id",

@@ -1,17 +1,11 @@
 import { ZMode, type ModeOverride } from "./mode";
+import type { ModeOverrideModel } from "@cyclium/db/models";
+import type { RowOf } from "../db/row-of";
 
 /** Columns every override query returns, aliased to this shape. */
 export const MODE_OVERRIDE_COLUMNS = `id::text AS id, target_node, actor_id, mode, set_by, inserted_at, updated_at`;
 
-export interface ModeOverrideRow {
-  id: string;
-  target_node: string;
-  actor_id: string | null;
-  mode: string;
-  set_by: string | null;
-  inserted_at: Date;
-  updated_at: Date;
-}
+export type ModeOverrideRow = RowOf<ModeOverrideModel>;
 
 export function toModeOverride(row: ModeOverrideRow): ModeOverride {
   return {

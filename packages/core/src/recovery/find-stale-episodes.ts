@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/index";
 import { scopeSql, SqlParams, type NodeScope } from "../scope/index";
 import type { OrphanedEpisode } from "./recovery-policy";
+import type { EpisodeRow } from "../episodes/episode-row";
 
 export interface FindStaleEpisodesOptions {
   scope: NodeScope;
@@ -8,17 +9,18 @@ export interface FindStaleEpisodesOptions {
   limit: number;
 }
 
-interface StaleEpisodeRow {
-  id: string;
-  actor_id: string;
-  expectation_id: string;
-  attempt: number;
-  dedupe_key: string | null;
-  source_stack: string | null;
-  source_env: string | null;
-  workflow_instance_id: string | null;
-  workflow_step: string | null;
-}
+type StaleEpisodeRow = Pick<
+  EpisodeRow,
+  | "id"
+  | "actor_id"
+  | "expectation_id"
+  | "attempt"
+  | "dedupe_key"
+  | "source_stack"
+  | "source_env"
+  | "workflow_instance_id"
+  | "workflow_step"
+>;
 
 /**
  * `running`, unarchived episodes with no sign of life for `staleAfterMs`, on the database clock.

@@ -1,4 +1,6 @@
 import { USER_ROLES, type UserRole } from "./insert-user";
+import type { UserModel } from "@cyclium/db/models";
+import type { RowOf } from "../db/row-of";
 
 /** A console user as the admin page lists it. */
 export interface User {
@@ -12,15 +14,13 @@ export interface User {
   lastSeenAt: Date | null;
 }
 
-export interface UserRow {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  disabled_at: Date | null;
-  inserted_at: Date;
+export type UserRow = Pick<
+  RowOf<UserModel>,
+  "id" | "email" | "name" | "role" | "disabled_at" | "inserted_at"
+> & {
+  /** Computed: the latest `last_seen_at` of the user's sessions. */
   last_seen_at: Date | null;
-}
+};
 
 export const USER_COLUMNS = `u.id, u.email, u.name, u.role, u.disabled_at, u.inserted_at,
   (SELECT max(s.last_seen_at) FROM cyclium_sessions s WHERE s.user_id = u.id) AS last_seen_at`;

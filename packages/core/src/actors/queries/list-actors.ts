@@ -1,6 +1,8 @@
 import type { Queryable } from "../../db/index";
 import type { ActorDefinition } from "../actor-definition";
 import type { Trigger } from "../trigger";
+import type { AgentDefinitionModel } from "@cyclium/db/models";
+import type { RowOf } from "../../db/row-of";
 
 export interface ExpectationItem {
   id: string;
@@ -58,13 +60,10 @@ function fromDefinition(actor: ActorDefinition): ActorItem {
   };
 }
 
-interface AgentDefinitionRow {
-  identifier: string;
-  enabled: boolean;
-  max_concurrent_episodes: number;
-  expectations: unknown;
-  stacks: string[] | null;
-}
+type AgentDefinitionRow = Pick<
+  RowOf<AgentDefinitionModel>,
+  "identifier" | "enabled" | "max_concurrent_episodes" | "expectations" | "stacks"
+>;
 
 /** A disabled or not-yet-loaded dynamic actor, read straight from its row. */
 function fromRow(row: AgentDefinitionRow): ActorItem {

@@ -2,6 +2,8 @@ import type { Queryable } from "../../db/index";
 import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { SqlParams } from "../../scope/index";
 import type { ClaimState } from "../work-claims";
+import type { WorkClaimModel } from "@cyclium/db/models";
+import type { Narrow, RowOf } from "../../db/row-of";
 
 export interface WorkClaimItem {
   id: string;
@@ -40,22 +42,12 @@ export interface WorkClaimSummary {
   stolen: number;
 }
 
-interface ClaimRow {
-  id: string;
-  dedupe_key: string;
-  state: ClaimState;
-  owner_node: string;
-  attempt: number;
-  steals: number;
-  error_detail: string | null;
-  lease_until: Date;
+type ClaimRow = Narrow<RowOf<WorkClaimModel>, { state: ClaimState }> & {
   lease_remaining_ms: number;
   age_ms: number;
-  inserted_at: Date;
-  updated_at: Date;
   episode_id: string | null;
   cursor_at: string;
-}
+};
 
 /**
  * Claims carry no env column: the env is folded into the dedupe key as an `@env` suffix

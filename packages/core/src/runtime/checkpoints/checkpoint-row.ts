@@ -1,3 +1,6 @@
+import type { EpisodeCheckpointModel } from "@cyclium/db/models";
+import type { RowOf } from "../../db/row-of";
+
 /** One row of `cyclium_episode_checkpoints`, as the console and the runner read it. */
 export interface Checkpoint {
   id: string;
@@ -14,15 +17,7 @@ export interface Checkpoint {
   insertedAt: Date;
 }
 
-export interface CheckpointRow {
-  id: string;
-  episode_id: string;
-  number: number;
-  phase: string;
-  schema_version: number;
-  state: unknown;
-  inserted_at: Date;
-}
+export type CheckpointRow = RowOf<EpisodeCheckpointModel>;
 
 export const CHECKPOINT_COLUMNS =
   "id::text AS id, episode_id, number, phase, schema_version, state, inserted_at";

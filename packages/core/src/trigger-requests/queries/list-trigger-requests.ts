@@ -5,6 +5,8 @@ import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../pagin
 import { envScopeSql, SqlParams } from "../../scope/index";
 import type { TriggerRequestStatus } from "../trigger-request";
 import { explainPendingRequest, type PendingReason } from "./explain-pending-request";
+import type { TriggerRequestModel } from "@cyclium/db/models";
+import type { Narrow, RowOf } from "../../db/row-of";
 
 export interface TriggerRequestItem {
   id: string;
@@ -32,23 +34,24 @@ export interface TriggerRequestFilters {
   actorId?: string | undefined;
 }
 
-interface RequestRow {
-  id: string;
-  episode_id: string;
-  actor_id: string;
-  expectation_id: string;
-  status: TriggerRequestStatus;
-  source_node: string | null;
-  source_stack: string | null;
-  source_env: string | null;
-  claimed_by: string | null;
-  claimed_at: Date | null;
-  completed_at: Date | null;
-  inserted_at: Date;
-  age_ms: number;
-  episode_status: EpisodeStatus | null;
-  cursor_at: string;
-}
+type RequestRow = Narrow<
+  Pick<
+    RowOf<TriggerRequestModel>,
+    | "id"
+    | "episode_id"
+    | "actor_id"
+    | "expectation_id"
+    | "status"
+    | "source_node"
+    | "source_stack"
+    | "source_env"
+    | "claimed_by"
+    | "claimed_at"
+    | "completed_at"
+    | "inserted_at"
+  >,
+  { status: TriggerRequestStatus }
+> & { age_ms: number; episode_status: EpisodeStatus | null; cursor_at: string };
 
 export async function listTriggerRequests(
   options: KeysetPageOptions & { db: Queryable; filters: TriggerRequestFilters },
