@@ -227,6 +227,25 @@ describe("Cloacina's trigger API at /v1, tenant public", () => {
     } finally {
       broken = false;
     }
+    // Issue 18: the failed fire is on record with its workflow's outcome all the same.
+    const { rows } = await database.pool.query<{ status: string; outcomes: unknown }>(
+      `SELECT status, outcomes FROM cyclium_trigger_firings
+        WHERE trigger_name = 'nightly' ORDER BY inserted_at DESC LIMIT 1`,
+    );
+    expect(rows).toEqual([
+      {
+        status: "failed",
+        outcomes: [
+          {
+            workflow: "review",
+            primary: true,
+            status: "failed",
+            instance_id: null,
+            error: "connection reset",
+          },
+        ],
+      },
+    ]);
   });
 
   it("answers with the caller's x-request-id when it sends one", async () => {
