@@ -37,3 +37,4 @@ export {
   type PrunedEpisodeBatch,
 } from "./prune-episodes";
 export { rollUpOldestTelemetryHour } from "./prune-telemetry";
+export { describeRetentionPolicy, type RetentionPolicyLine } from "./describe-retention-policy";

@@ -10,6 +10,7 @@ import { episodesRouter } from "./routers/episodes";
 import { findingsRouter } from "./routers/findings";
 import { modesRouter } from "./routers/modes";
 import { overviewRouter } from "./routers/overview";
+import { prunerRouter } from "./routers/pruner";
 import { recoveryRouter } from "./routers/recovery";
 import { telemetryRouter } from "./routers/telemetry";
 import { triggerRequestsRouter } from "./routers/trigger-requests";
@@ -28,6 +29,7 @@ export const appRouter = createTrpcRouter({
   findings: findingsRouter,
   modes: modesRouter,
   overview: overviewRouter,
+  pruner: prunerRouter,
   recovery: recoveryRouter,
   telemetry: telemetryRouter,
   triggerRequests: triggerRequestsRouter,
