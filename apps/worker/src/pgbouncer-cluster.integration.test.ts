@@ -52,7 +52,7 @@ describe.skipIf(PGBOUNCER === undefined)(
             CYCLIUM_LISTEN_DATABASE_URL: db.url,
             CYCLIUM_DEPLOYMENT: PIPELINE_DEPLOYMENT_PATH,
             // Pickup within the tests can only have come from NOTIFY on the direct connection.
-            CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "30000",
+            CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "60000",
             CYCLIUM_WORK_CLAIMS_LEASE_SECONDS: "2",
             CYCLIUM_RECOVERY_DELAY_MS: "0",
             CYCLIUM_RECOVERY_INTERVAL_MS: "500",
@@ -158,6 +158,14 @@ describe.skipIf(PGBOUNCER === undefined)(
         WHERE datname = current_database() AND application_name LIKE 'cyclium-%'
         GROUP BY application_name ORDER BY application_name`,
       );
+      // Each worker checked migrations at start under the migrator's session advisory lock, on the
+      // direct connection: none is left behind on a pooled server connection.
+      const locks = await db.pool.query(
+        `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+        WHERE l.locktype = 'advisory' AND d.datname = current_database()`,
+      );
+      expect(locks.rowCount).toBe(0);
+      expect(workers[0]?.output.join("\n")).toContain("migrations checked");
       // One LISTEN connection per node; everything else came through the pooler.
       expect(direct.rows).toEqual([
         { application_name: "cyclium-web", n: 1 },
