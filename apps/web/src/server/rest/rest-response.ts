@@ -41,7 +41,11 @@ export async function finishRestResponse(
 ): Promise<Response> {
   let finished = response;
   if (errorCodes && response.status >= 400) {
-    const body = (await response.clone().json()) as { error?: unknown; code?: unknown };
+    // Every REST answer is JSON; a body that is not stays as it is rather than becoming a 500.
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => ({}))) as { error?: unknown; code?: unknown };
     const renamed = typeof body.code === "string" ? errorCodes[body.code] : undefined;
     if (renamed !== undefined) {
       finished = restJson({ ...body, code: renamed }, response.status);
