@@ -9,5 +9,4 @@ export {
   type EmbeddedPostgresOptions,
 } from "./embedded/embedded-postgres";
 export { migrate, MigrationError, readMigrations, type MigrateResult } from "./migrate";
-export { createPrismaClient, PrismaClient } from "./prisma-client";
 export { dataRoot, migrationsDir, repoRoot } from "./paths";
