@@ -1,3 +1,5 @@
+import type { TriggerFiringModel } from "@cyclium/db/models";
+import type { Narrow, RowOf } from "../db/row-of";
 import { iso } from "./trigger-row";
 
 /** One subscriber's part in a firing, stored in `cyclium_trigger_firings.outcomes`. */
@@ -11,22 +13,15 @@ export interface FiringOutcome {
 
 export type FiringSource = "cron" | "poll" | "manual";
 
-export interface TriggerFiringRow {
-  id: string;
-  trigger_id: string;
-  trigger_name: string;
-  env: string | null;
-  context_hash: string;
-  context: Record<string, unknown>;
-  scheduled_time: Date | null;
-  source: FiringSource;
-  status: "running" | "completed" | "failed";
-  outcomes: FiringOutcome[];
-  error_message: string | null;
-  fired_by: string | null;
-  inserted_at: Date;
-  finished_at: Date | null;
-}
+export type TriggerFiringRow = Narrow<
+  RowOf<TriggerFiringModel>,
+  {
+    context: Record<string, unknown>;
+    source: FiringSource;
+    status: "running" | "completed" | "failed";
+    outcomes: FiringOutcome[];
+  }
+>;
 
 export const FIRING_COLUMNS = `id, trigger_id, trigger_name, env, context_hash, context,
   scheduled_time, source, status, outcomes, error_message, fired_by, inserted_at, finished_at`;

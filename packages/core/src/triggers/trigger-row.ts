@@ -1,24 +1,12 @@
+import type { TriggerModel } from "@cyclium/db/models";
+import type { Narrow, RowOf } from "../db/row-of";
 import type { CatchUpPolicy } from "./trigger-definition";
 
 /** A `cyclium_triggers` row. */
-export interface TriggerRow {
-  id: string;
-  name: string;
-  env: string | null;
-  kind: "cron" | "poll";
-  cron: string | null;
-  timezone: string | null;
-  poll_interval_ms: number | null;
-  workflow: string;
-  catch_up: CatchUpPolicy;
-  paused: boolean;
-  paused_by: string | null;
-  paused_at: Date | null;
-  next_fire_at: Date | null;
-  last_fire_at: Date | null;
-  inserted_at: Date;
-  updated_at: Date;
-}
+export type TriggerRow = Narrow<
+  RowOf<TriggerModel>,
+  { kind: "cron" | "poll"; catch_up: CatchUpPolicy }
+>;
 
 export const TRIGGER_COLUMNS = `id, name, env, kind, cron, timezone, poll_interval_ms, workflow,
   catch_up, paused, paused_by, paused_at, next_fire_at, last_fire_at, inserted_at, updated_at`;
