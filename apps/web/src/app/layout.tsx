@@ -13,8 +13,9 @@ import "./styles/components.css";
 import "./styles/console.css";
 import "./styles/console-detail.css";
 import "./styles/console-widgets.css";
-import "./styles/responsive.css";
 import "./styles/shell-controls.css";
+// After every page style: its media queries override them on narrow screens.
+import "./styles/responsive.css";
 import "./styles/theme-dark.css";
 
 export const metadata: Metadata = {

@@ -37,7 +37,7 @@ export function TokensPanel() {
           No API tokens yet. Create one for each script or pipeline, so each can be revoked alone.
         </div>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="API tokens">
           <table className="table" data-testid="tokens-table">
             <thead>
               <tr>

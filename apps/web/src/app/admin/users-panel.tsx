@@ -36,7 +36,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
           {mutationErrorMessage(failure)}
         </div>
       ) : null}
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Users">
         <table className="table" data-testid="users-table">
           <thead>
             <tr>

@@ -60,7 +60,13 @@ export function CircuitBreakersSection({ env }: { env: string | null | undefined
     );
   }
   return (
-    <div className="table-wrap" data-testid="circuit-breakers">
+    <div
+      className="table-wrap"
+      tabIndex={0}
+      role="region"
+      aria-label="Circuit breakers"
+      data-testid="circuit-breakers"
+    >
       <table className="table">
         <thead>
           <tr>

@@ -116,7 +116,7 @@ export function NodeModesSection({
       {failure ? (
         <div className="callout callout-error">{mutationErrorMessage(failure)}</div>
       ) : null}
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Node modes">
         <table className="table" data-dense="true" data-testid="node-modes-table">
           <thead>
             <tr>

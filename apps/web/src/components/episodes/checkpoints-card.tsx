@@ -78,7 +78,7 @@ export function CheckpointsCard({
           are deleted then).
         </div>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Checkpoints">
           <table className="table">
             <thead>
               <tr>

@@ -28,13 +28,18 @@ export function EpisodeStatusCards({ counts }: { counts: TEpisodeStatusCounts })
             data-empty={value === 0}
             data-testid={`episode-count-${status}`}
             aria-label={`${label}: ${shown} episodes`}
+            // The hint is read as the description; hidden from the name, whose visible part
+            // ("Completed 3") must be inside it (WCAG 2.5.3, axe label-content-name-mismatch).
+            aria-describedby={`episode-hint-${status}`}
           >
             <span className="status-card-label">
               <span className="status-dot" aria-hidden="true" />
               {label}
             </span>
             <span className="status-card-value">{shown}</span>
-            <span className="status-card-hint">{hint}</span>
+            <span className="status-card-hint" id={`episode-hint-${status}`} aria-hidden="true">
+              {hint}
+            </span>
           </Link>
         );
       })}

@@ -18,7 +18,7 @@ export function LiveNodesTable({
   liveWindowSeconds: number;
 }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Live nodes">
       <table className="table" data-testid="live-nodes-table">
         <thead>
           <tr>

@@ -67,7 +67,14 @@ export function DataTable<T extends RowData>({
   });
   if (data.length === 0) return <>{empty}</>;
   return (
-    <div className="table-wrap">
+    // Focusable: a table wider than its column scrolls inside this box, which keyboard users
+    // must be able to scroll too (axe scrollable-region-focusable).
+    <div
+      className="table-wrap"
+      tabIndex={0}
+      role="region"
+      aria-label={testId ? testId.replace(/-/g, " ") : "table"}
+    >
       <table
         className="table table-cards"
         data-testid={testId}

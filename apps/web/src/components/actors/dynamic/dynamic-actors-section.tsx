@@ -88,7 +88,7 @@ export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
           {canAdmin ? " Create one below." : " An admin can create them here."}
         </EmptyState>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Dynamic actors">
           <table className="table" data-testid="dynamic-actors-table">
             <thead>
               <tr>
