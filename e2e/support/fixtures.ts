@@ -59,7 +59,9 @@ export const test = base.extend<
       }
       await use(states);
     },
-    { scope: "worker" },
+    // Three argon2 sign-ins with a cold console: one took 18 s on this 2-core machine at load 20,
+    // which the default 30 s (the test timeout) did not cover for three.
+    { scope: "worker", timeout: 120_000 },
   ],
 
   /**

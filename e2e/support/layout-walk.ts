@@ -1,0 +1,110 @@
+// The console-layout spec's walk: every page of apps/web/src/app with what must be on screen,
+// and the checks run on each (no sideways scroll, primary actions inside the viewport, axe).
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page } from "@playwright/test";
+import type { TSeededConsole } from "./console-seed";
+
+export interface TWalkedPage {
+  slug: string;
+  path: string;
+  /** The primary actions of the page: visible and not cut off on either side. */
+  actions: (page: Page) => Locator[];
+}
+
+/** Every route under apps/web/src/app that renders a page (API routes and /metrics excluded). */
+export function consoleRoutes(seeded: TSeededConsole & { triggerName: string }): TWalkedPage[] {
+  // Pages without a button of their own: the navigation is the primary action.
+  const nav = (page: Page) => [navigation(page)];
+  return [
+    { slug: "overview", path: "/", actions: (page) => [page.getByTestId("theme-toggle")] },
+    {
+      slug: "episodes",
+      path: "/episodes",
+      actions: (page) => [page.getByTestId("filter-status")],
+    },
+    {
+      slug: "episode-failed",
+      path: `/episodes/${seeded.failedEpisodeId}`,
+      actions: (page) => [page.getByTestId("episode-retry")],
+    },
+    { slug: "claims", path: "/claims", actions: nav },
+    { slug: "trigger-requests", path: "/trigger-requests", actions: nav },
+    { slug: "actors", path: "/actors", actions: nav },
+    { slug: "triggers", path: "/triggers", actions: nav },
+    {
+      slug: "trigger-detail",
+      path: `/triggers/${seeded.triggerName}`,
+      actions: (page) => [
+        page.getByRole("button", { name: "Fire", exact: true }),
+        page.getByRole("button", { name: "Pause", exact: true }),
+      ],
+    },
+    { slug: "workflows", path: "/workflows", actions: nav },
+    { slug: "workflow-instance", path: `/workflows/${seeded.workflowInstanceId}`, actions: nav },
+    { slug: "findings", path: "/findings", actions: nav },
+    { slug: "telemetry", path: "/telemetry", actions: nav },
+    { slug: "audit", path: "/audit", actions: nav },
+    { slug: "recovery", path: "/recovery", actions: nav },
+    { slug: "admin", path: "/admin", actions: nav },
+    { slug: "not-found", path: "/triggers/nope-not-a-trigger", actions: nav },
+  ];
+}
+
+/** The menu button on a phone (the sidebar is a drawer there), else the sidebar's links. */
+function navigation(page: Page): Locator {
+  const phone = (page.viewportSize()?.width ?? 0) <= 760;
+  return phone
+    ? page.getByTestId("nav-menu-button")
+    : page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Episodes" });
+}
+
+/** Waits for what an operator waits for: the title, and no list still loading. */
+export async function waitForPage(page: Page): Promise<void> {
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+export async function expectNoSideScroll(page: Page, what: string): Promise<void> {
+  // A string: the e2e package compiles without the DOM library.
+  const { scrollWidth, clientWidth } = await page.evaluate<{
+    scrollWidth: number;
+    clientWidth: number;
+  }>(
+    "({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })",
+  );
+  expect
+    .soft(scrollWidth, `${what} scrolls sideways by ${scrollWidth - clientWidth} px`)
+    .toBeLessThanOrEqual(clientWidth);
+}
+
+/** Visible, and its box inside the viewport's width (not pushed off to the right). */
+export async function expectOnScreen(page: Page, action: Locator, what: string): Promise<void> {
+  await expect.soft(action, `${what}: primary action visible`).toBeVisible();
+  if (!(await action.isVisible())) return;
+  const box = await action.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  if (box) {
+    expect.soft(box.x, `${what}: primary action starts on screen`).toBeGreaterThanOrEqual(0);
+    expect
+      .soft(box.x + box.width, `${what}: primary action ends on screen`)
+      .toBeLessThanOrEqual(width);
+  }
+}
+
+/** axe-core's WCAG 2.x A/AA rules; a serious or critical violation fails the page. */
+export async function expectNoSeriousAxeViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join(" | ")}`,
+    );
+  // Soft: one run lists every page's violations instead of stopping at the first page.
+  expect.soft(blocking, `axe on ${what}`).toEqual([]);
+}
