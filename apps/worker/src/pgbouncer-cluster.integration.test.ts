@@ -107,7 +107,7 @@ describe.skipIf(PGBOUNCER === undefined)(
           }),
         );
         for (const result of await Promise.all(batch)) {
-          if ("episodeId" in result) ids.push(result.episodeId);
+          if (result.kind === "created") ids.push(result.episodeId);
         }
       }
       expect(ids).toHaveLength(count);

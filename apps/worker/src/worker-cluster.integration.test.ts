@@ -69,7 +69,7 @@ async function fireMany(
         writer.host.fire({ actorId, expectationId: "run", triggerType: "manual", input }),
       ),
     );
-    for (const result of results) if ("episodeId" in result) ids.push(result.episodeId);
+    for (const result of results) if (result.kind === "created") ids.push(result.episodeId);
   }
   return ids;
 }

@@ -150,7 +150,7 @@ async function fireThroughHost(node: CycliumNode, size: number, onFired: () => v
         input: payload,
         event: { id: `burst-${item}`, payload },
       });
-      if ("deduped" in result) throw new Error(`fire of item ${item} was deduplicated`);
+      if (result.kind !== "created") throw new Error(`fire of item ${item} was ${result.kind}`);
       onFired();
     }
   };

@@ -44,8 +44,17 @@ export async function fireWithRetry(options: FireOptions): Promise<FireOutcome> 
         idempotencyKey: key,
         input,
       });
-      if ("deduped" in result) history.write({ ...base, type: "ok", deduped: true });
-      else history.write({ ...base, type: "ok", episodeId: result.episodeId });
+      switch (result.kind) {
+        case "created":
+          history.write({ ...base, type: "ok", episodeId: result.episodeId });
+          break;
+        case "deduped":
+          history.write({ ...base, type: "ok", deduped: true });
+          break;
+        case "dropped":
+          history.write({ ...base, type: "fail", error: `dropped: ${result.reason}` });
+          break;
+      }
       return "ok";
     } catch (error) {
       if (isCycliumError(error)) {

@@ -85,7 +85,7 @@ describe("the demo actors", () => {
       expectationId: "summarise_capacity",
       triggerType: "manual",
     });
-    const id = "episodeId" in fired ? fired.episodeId : "";
+    const id = fired.kind === "created" ? fired.episodeId : "";
     const result = await vi.waitFor(async () => {
       const { rows } = await db.pool.query<{ status: string; result: unknown }>(
         "SELECT status, result FROM cyclium_episodes WHERE id = $1",

@@ -140,7 +140,9 @@ export function createClient<D extends Deployment = Deployment>(
         workflowInstanceId: parsed.workflowInstanceId ?? null,
         workflowStep: parsed.workflowStep ?? null,
       });
-      return result.kind === "created" ? { episodeId: result.episodeId } : { deduped: true };
+      return result.kind === "created"
+        ? { kind: "created", episodeId: result.episodeId }
+        : { kind: "deduped" };
     },
   });
   const startWorkflow: WorkflowStarter = (request) => engine.startWorkflow(request);

@@ -98,7 +98,8 @@ export class ExpectationTriggers {
             input: payload,
             event: { id, payload },
           });
-          return result !== undefined;
+          // A dropped fire (full queue, overflow "drop") created nothing: no cooldown.
+          return result !== undefined && result.kind !== "dropped";
         },
       });
       // One function per expectation; each waiting event is its JSON text (see event-admission).

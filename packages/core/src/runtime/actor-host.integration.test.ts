@@ -119,6 +119,19 @@ describe("ActorHost with the local runner", () => {
     expect(wall.error_message).toContain("wall-time budget of 300 ms exhausted during step 1");
   });
 
+  it("stops a strategy that declares no budget at Cyclium's default of 12 turns", async () => {
+    const { host } = startHost([actor("unbounded", stepsStrategy, {}, {})]);
+    const ended = await settled(await fired(host, "unbounded", { steps: 0 }));
+    expect(ended).toMatchObject({
+      status: "failed",
+      error_class: "budget_exceeded",
+      turns_used: 12,
+    });
+    expect(ended.error_message).toContain(
+      "turn budget exhausted: 12 of 12 turns used (before step 13)",
+    );
+  });
+
   it("keeps a throwing strategy's error class and message, and a fail result's", async () => {
     const failing: Strategy<unknown, null> = {
       init: () => null,
@@ -175,7 +188,10 @@ describe("ActorHost with the local runner", () => {
     };
     const first = await host.fire(request);
     expect(first).toHaveProperty("episodeId");
-    expect(await host.fire(request)).toEqual({ deduped: true, dedupeKey: "manual:once:run:op-1" });
+    expect(await host.fire(request)).toEqual({
+      kind: "deduped",
+      dedupeKey: "manual:once:run:op-1",
+    });
     await expect(host.fire({ ...request, actorId: "nobody" })).rejects.toThrow(
       'Actor "nobody" does not run',
     );
@@ -190,7 +206,7 @@ describe("ActorHost with the local runner", () => {
       triggerType: "manual",
     });
     expect(result).toMatchObject({ deferred: true });
-    const id = "episodeId" in result ? result.episodeId : "";
+    const id = result.kind === "created" ? result.episodeId : "";
     expect((await episode(id)).status).toBe("pending");
     const request = await db.pool.query(
       "SELECT actor_id, expectation_id, status, source_node, source_stack, source_env FROM cyclium_trigger_requests WHERE episode_id = $1",
@@ -235,9 +251,10 @@ describe("episodeOverflow", () => {
 
     await fired(host, "bounded_drop", long);
     await fired(host, "bounded_drop");
+    // A drop is an expected outcome: a value, not an error.
     await expect(
       host.fire({ actorId: "bounded_drop", expectationId: "run", triggerType: "manual" }),
-    ).rejects.toThrow('episodeOverflow "drop"');
+    ).resolves.toEqual({ kind: "dropped", actorId: "bounded_drop", reason: "queue_full" });
     const rows = await db.pool.query(
       "SELECT 1 FROM cyclium_episodes WHERE actor_id = 'bounded_drop'",
     );

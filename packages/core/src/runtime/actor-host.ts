@@ -14,6 +14,7 @@ import { loadEpisode } from "../episodes/load-episode";
 import { CycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { inSpan, SPAN_ATTRIBUTES, SPAN_NAMES, SpanKind } from "../tracing/index";
 import type { DeferredRunner, PollerHost, TTriggerRequestOpts } from "../trigger-requests/index";
 import type { QueuedEpisodeResult } from "./actor-queue";
 import { cancelShedEpisode } from "./cancel-shed-episode";
@@ -217,8 +218,25 @@ export class ActorHost implements PollerHost {
     return this.#slots.onSlotFreed(listener);
   }
 
-  /** Creates an episode for an expectation and runs or defers it per the actor's mode here. */
-  async fire(request: TFireRequest): Promise<FireResult> {
+  /**
+   * Creates an episode for an expectation and runs or defers it per the actor's mode here. The
+   * console's and REST's fires come through here: its span is the root of the episode's trace.
+   */
+  fire(request: TFireRequest): Promise<FireResult> {
+    const attributes = {
+      [SPAN_ATTRIBUTES.actor]: request.actorId,
+      [SPAN_ATTRIBUTES.expectation]: request.expectationId,
+      [SPAN_ATTRIBUTES.triggerType]: request.triggerType,
+      [SPAN_ATTRIBUTES.node]: this.#o.nodeIdentity,
+    };
+    return inSpan(SPAN_NAMES.fire, { attributes, kind: SpanKind.PRODUCER }, async (span) => {
+      const result = await this.#fire(request);
+      if ("episodeId" in result) span.setAttribute(SPAN_ATTRIBUTES.episodeId, result.episodeId);
+      return result;
+    });
+  }
+
+  async #fire(request: TFireRequest): Promise<FireResult> {
     const req = parseFireRequest(request);
     const { nodeIdentity, stack, env, db, logger, telemetry } = this.#o;
     if (this.#state !== "running")
@@ -244,10 +262,11 @@ export class ActorHost implements PollerHost {
       );
     }
     if (mode === "full" && this.#queueFull(actor) && actor.episodeOverflow === "drop") {
-      throw new CycliumError(
-        "busy",
-        `Actor "${actor.identifier}" has ${actor.maxQueuedEpisodes} episodes queued on node ${nodeIdentity}; dropped (episodeOverflow "drop").`,
+      logger.info(
+        { actor_id: actor.identifier, queued: actor.maxQueuedEpisodes, node: nodeIdentity },
+        "fire dropped: the actor's queue is full (episodeOverflow drop)",
       );
+      return { kind: "dropped", actorId: actor.identifier, reason: "queue_full" };
     }
     // Only triggered fires race other nodes; a manual fire comes from one caller.
     const jitterMs =
@@ -267,8 +286,8 @@ export class ActorHost implements PollerHost {
       if (this.#o.deferred === undefined) throw new Error("trigger_only needs a DeferredRunner");
       const deferred = await this.#o.deferred.defer(episode);
       return deferred.created
-        ? { episodeId: deferred.episode.id, deferred: true }
-        : { deduped: true, dedupeKey: deferred.dedupeKey };
+        ? { kind: "created", episodeId: deferred.episode.id, deferred: true }
+        : { kind: "deduped", dedupeKey: deferred.dedupeKey };
     }
     // A deduplicated insert is resent after a transient error (a database restart between the
     // event and its episode lost 4 of 120 events in the fault suite): ON CONFLICT makes a resend
@@ -304,7 +323,7 @@ export class ActorHost implements PollerHost {
         meta: { actor_id: actor.identifier, expectation_id: req.expectationId },
       },
     );
-    if (!created.created) return { deduped: true, dedupeKey: created.dedupeKey };
+    if (!created.created) return { kind: "deduped", dedupeKey: created.dedupeKey };
     const memoryFull = this.#slots.queuedCount(actor.identifier) >= this.#backlog.limit;
     if (memoryFull || this.#backlog.spilled(actor.identifier) > 0) {
       // Behind older rows, or memory is at its bound: the row waits; a refill takes it in order.
@@ -312,7 +331,7 @@ export class ActorHost implements PollerHost {
     } else {
       this.enqueue(created.episode, { owned: true });
     }
-    return { episodeId: created.episode.id, deferred: false };
+    return { kind: "created", episodeId: created.episode.id, deferred: false };
   }
 
   /** Hands an existing pending episode (e.g. restarted by recovery) to its actor's queue here. */

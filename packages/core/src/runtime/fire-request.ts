@@ -43,10 +43,17 @@ export const ZFireRequest = z
 export type TFireRequest = z.input<typeof ZFireRequest>;
 export type TParsedFireRequest = z.output<typeof ZFireRequest>;
 
+/**
+ * What a fire did. Core's results are unions told apart by `kind` (issue 12): a `switch` over
+ * `kind` with no default makes a forgotten case a compile error, and expected outcomes (a
+ * duplicate, a full queue that drops) are values, never throws.
+ */
 export type FireResult =
-  | { episodeId: string; deferred: boolean }
+  | { kind: "created"; episodeId: string; deferred: boolean }
   /** A live episode with the same dedupe key exists (another node won, or a repeat fire). */
-  | { deduped: true; dedupeKey: string };
+  | { kind: "deduped"; dedupeKey: string }
+  /** The actor's queue here is full and its overflow policy is `drop`: nothing was created. */
+  | { kind: "dropped"; actorId: string; reason: "queue_full" };
 
 export function parseFireRequest(request: TFireRequest): TParsedFireRequest {
   const parsed = ZFireRequest.safeParse(request);

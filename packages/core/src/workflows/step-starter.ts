@@ -14,7 +14,11 @@ export interface StartStepRequest {
   workflowStep: string;
 }
 
-export type StartStepResult = { episodeId: string } | { deduped: true };
+/** `ActorHost.fire`'s result, as far as the engine reads it (discriminated by `kind`). */
+export type StartStepResult =
+  | { kind: "created"; episodeId: string }
+  | { kind: "deduped" }
+  | { kind: "dropped"; reason: string };
 
 export type StepStarter = (request: StartStepRequest) => Promise<StartStepResult>;
 

@@ -262,7 +262,19 @@ export class WorkflowEngine {
         workflowInstanceId: instance.id,
         workflowStep: stepName,
       });
-      episodeId = "episodeId" in started ? started.episodeId : null;
+      switch (started.kind) {
+        case "created":
+          episodeId = started.episodeId;
+          break;
+        case "deduped":
+          episodeId = null;
+          break;
+        case "dropped":
+          // The step's actor drops overflow and its queue is full: the step fails to start.
+          throw new Error(
+            `${step.actor}'s queue is full and it drops overflow (${started.reason})`,
+          );
+      }
     } catch (error) {
       this.#logger.error(
         { err: error, instance_id: instance.id, step: stepName },

@@ -32,14 +32,17 @@ export async function fireExpectation(options: {
     idempotencyKey: options.idempotencyKey,
     input: options.input ?? {},
   });
-  if ("episodeId" in result) {
-    return { episodeId: result.episodeId, created: true, deferred: result.deferred };
-  }
-  if ("dropped" in result) {
-    throw new CycliumError(
-      "busy",
-      `${options.actorId}'s queue is full and it drops overflow; nothing was created.`,
-    );
+  switch (result.kind) {
+    case "created":
+      return { episodeId: result.episodeId, created: true, deferred: result.deferred };
+    case "dropped":
+      // An expected outcome in core; the console answers it as a refusal (409 busy).
+      throw new CycliumError(
+        "busy",
+        `${options.actorId}'s queue is full and it drops overflow; nothing was created.`,
+      );
+    case "deduped":
+      break;
   }
   const existing = await findLiveEpisodeId(result.dedupeKey, options.db);
   if (existing === undefined) {

@@ -70,25 +70,45 @@ const checkpointed: Strategy<unknown, { done: number; stepMs: number }> = {
 };
 
 const maxConcurrentEpisodes = number("MAX_CONCURRENT", 4);
+// Victims run up to 20 steps: more turns than Cyclium's default budget of 12.
+const budget = { maxTurns: 1_000 };
 const actors = [
   defineActor({
     identifier: "victim_restart",
     maxConcurrentEpisodes,
     expectations: [
-      { id: "work", strategy: trackedSteps, trigger: { manual: true }, recoveryPolicy: "restart" },
+      {
+        id: "work",
+        strategy: trackedSteps,
+        trigger: { manual: true },
+        recoveryPolicy: "restart",
+        budget,
+      },
     ],
   }),
   defineActor({
     identifier: "victim_checkpointed",
     expectations: [
-      { id: "work", strategy: checkpointed, trigger: { manual: true }, recoveryPolicy: "restart" },
+      {
+        id: "work",
+        strategy: checkpointed,
+        trigger: { manual: true },
+        recoveryPolicy: "restart",
+        budget,
+      },
     ],
   }),
   defineActor({
     identifier: "victim_fail",
     maxConcurrentEpisodes,
     expectations: [
-      { id: "work", strategy: trackedSteps, trigger: { manual: true }, recoveryPolicy: "fail" },
+      {
+        id: "work",
+        strategy: trackedSteps,
+        trigger: { manual: true },
+        recoveryPolicy: "fail",
+        budget,
+      },
     ],
   }),
 ];
@@ -143,7 +163,7 @@ for (const { actorId, count, input } of fire) {
       triggerType: "manual",
       input,
     });
-    if ("episodeId" in result) fired.push(result.episodeId);
+    if (result.kind === "created") fired.push(result.episodeId);
   }
 }
 report({ event: "ready", node: node.nodeIdentity, fired });

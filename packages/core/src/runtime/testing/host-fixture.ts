@@ -6,7 +6,7 @@ import {
   StrategyRegistry,
   type ActorDefinition,
   type ActorInput,
-  type Budget,
+  type BudgetInput,
   type Strategy,
 } from "../../actors/index";
 import { PostgresWorkClaims } from "../../claims/index";
@@ -60,7 +60,9 @@ export function createHostFixture(pool: () => pg.Pool) {
     identifier: string,
     strategy: Strategy | string,
     extra: Partial<ActorInput> = {},
-    budget: Budget = {},
+    // The host tests run endless strategies until a stop or a claim loss ends them, so their
+    // default is no practical turn limit; `{}` gives an actor Cyclium's default budget.
+    budget: BudgetInput = { maxTurns: 1_000_000 },
   ): ActorDefinition {
     return defineActor({
       identifier,
@@ -81,7 +83,7 @@ export function createHostFixture(pool: () => pg.Pool) {
 
   async function fired(host: ActorHost, actorId: string, input: unknown = {}): Promise<string> {
     const result = await host.fire({ actorId, expectationId: "run", triggerType: "manual", input });
-    if (!("episodeId" in result)) throw new Error("deduped");
+    if (result.kind !== "created") throw new Error(result.kind);
     return result.episodeId;
   }
 

@@ -34,7 +34,7 @@ export function databaseStepStarter(db: Queryable, env: string | null = null): D
         env,
       ]);
       const row = result.rows[0];
-      return row ? { episodeId: row.id } : { deduped: true };
+      return row ? { kind: "created", episodeId: row.id } : { kind: "deduped" };
     },
   };
 }
