@@ -45,6 +45,11 @@ const SLOTS = 6;
  */
 const QUEUED_RESTART_SLOTS = 1;
 const QUEUED_FAIL_SLOTS = 2;
+/**
+ * Scenarios fire up to 1,000 steps an episode and keep some running until a kill: far beyond
+ * Cyclium's default budget (12 turns, 120 s), which would end them before the fault.
+ */
+const LONG_RUNNING = { maxTurns: 1_000_000, maxWallMs: 3_600_000 };
 
 export function faultActors(history: HistoryWriter, node: string): ActorDefinition[] {
   const strategy = recordedStrategy(history, node);
@@ -53,21 +58,39 @@ export function faultActors(history: HistoryWriter, node: string): ActorDefiniti
       identifier: ACTORS.restart,
       maxConcurrentEpisodes: SLOTS,
       expectations: [
-        { id: WORK_EXPECTATION, strategy, trigger: { manual: true }, recoveryPolicy: "restart" },
+        {
+          id: WORK_EXPECTATION,
+          strategy,
+          trigger: { manual: true },
+          recoveryPolicy: "restart",
+          budget: LONG_RUNNING,
+        },
       ],
     }),
     defineActor({
       identifier: ACTORS.fail,
       maxConcurrentEpisodes: SLOTS,
       expectations: [
-        { id: WORK_EXPECTATION, strategy, trigger: { manual: true }, recoveryPolicy: "fail" },
+        {
+          id: WORK_EXPECTATION,
+          strategy,
+          trigger: { manual: true },
+          recoveryPolicy: "fail",
+          budget: LONG_RUNNING,
+        },
       ],
     }),
     defineActor({
       identifier: ACTORS.event,
       maxConcurrentEpisodes: SLOTS,
       expectations: [
-        { id: "on_ping", strategy, trigger: { event: PING_TOPIC }, recoveryPolicy: "restart" },
+        {
+          id: "on_ping",
+          strategy,
+          trigger: { event: PING_TOPIC },
+          recoveryPolicy: "restart",
+          budget: LONG_RUNNING,
+        },
       ],
     }),
     defineActor({
@@ -79,6 +102,7 @@ export function faultActors(history: HistoryWriter, node: string): ActorDefiniti
           strategy,
           trigger: { schedule: "* * * * *", timezone: "UTC" },
           recoveryPolicy: "restart",
+          budget: LONG_RUNNING,
         },
       ],
     }),
@@ -86,15 +110,33 @@ export function faultActors(history: HistoryWriter, node: string): ActorDefiniti
       identifier: ACTORS.queuedRestart,
       maxConcurrentEpisodes: QUEUED_RESTART_SLOTS,
       expectations: [
-        { id: WORK_EXPECTATION, strategy, trigger: { manual: true }, recoveryPolicy: "restart" },
-        { id: "on_burst", strategy, trigger: { event: BURST_TOPIC }, recoveryPolicy: "restart" },
+        {
+          id: WORK_EXPECTATION,
+          strategy,
+          trigger: { manual: true },
+          recoveryPolicy: "restart",
+          budget: LONG_RUNNING,
+        },
+        {
+          id: "on_burst",
+          strategy,
+          trigger: { event: BURST_TOPIC },
+          recoveryPolicy: "restart",
+          budget: LONG_RUNNING,
+        },
       ],
     }),
     defineActor({
       identifier: ACTORS.queuedFail,
       maxConcurrentEpisodes: QUEUED_FAIL_SLOTS,
       expectations: [
-        { id: WORK_EXPECTATION, strategy, trigger: { manual: true }, recoveryPolicy: "fail" },
+        {
+          id: WORK_EXPECTATION,
+          strategy,
+          trigger: { manual: true },
+          recoveryPolicy: "fail",
+          budget: LONG_RUNNING,
+        },
       ],
     }),
   ];

@@ -9,13 +9,16 @@ export const testStrategies: Record<string, AnyStrategy> = {
   noop: noopStrategy,
 };
 
+// The shutdown tests run endless step loops (steps: 0) until the worker stops them.
+const LONG_RUNNING = { maxTurns: 1_000_000 };
+
 export const testActors = [
   ...TEST_ACTOR_IDS.map((identifier) =>
     defineActor({
       identifier,
       maxConcurrentEpisodes: 4,
       expectations: [
-        { id: "run", strategy: stepsStrategy, trigger: { manual: true } },
+        { id: "run", strategy: stepsStrategy, trigger: { manual: true }, budget: LONG_RUNNING },
         { id: "on_ping", strategy: noopStrategy, trigger: { event: `test.${identifier}.ping` } },
       ],
     }),
@@ -23,6 +26,8 @@ export const testActors = [
   defineActor({
     identifier: "slow",
     maxConcurrentEpisodes: 2,
-    expectations: [{ id: "run", strategy: stepsStrategy, trigger: { manual: true } }],
+    expectations: [
+      { id: "run", strategy: stepsStrategy, trigger: { manual: true }, budget: LONG_RUNNING },
+    ],
   }),
 ];

@@ -8,13 +8,30 @@ export const EPISODE_OVERFLOWS = ["queue", "drop", "shed_oldest"] as const;
 export const ZEpisodeOverflow = z.enum(EPISODE_OVERFLOWS);
 export type EpisodeOverflow = z.infer<typeof ZEpisodeOverflow>;
 
+/**
+ * Cyclium's default budget per expectation (issue 20): 12 turns, 25,000 tokens, 120 s of wall
+ * time, so a runaway strategy always stops. Each limit left out of a declared budget takes its
+ * default; a strategy that needs more says so.
+ */
+export const DEFAULT_BUDGET = Object.freeze({
+  maxTurns: 12,
+  maxTokens: 25_000,
+  maxWallMs: 120_000,
+});
+
 /** Enforced by the runner; an overrun fails the episode with `budget_exceeded`. */
 export const ZBudget = z.strictObject({
-  maxTurns: z.number().int().positive().optional(),
-  maxTokens: z.number().int().positive().optional(),
-  maxWallMs: z.number().int().positive().optional(),
+  maxTurns: z.number().int().positive().default(DEFAULT_BUDGET.maxTurns),
+  maxTokens: z.number().int().positive().default(DEFAULT_BUDGET.maxTokens),
+  maxWallMs: z.number().int().positive().default(DEFAULT_BUDGET.maxWallMs),
 });
-export type Budget = z.infer<typeof ZBudget>;
+/**
+ * The limits the runner enforces. The fields stay optional in the type so a hand-built budget
+ * (tests, the runtime's own callers) may still leave one out: an absent limit is not checked.
+ */
+export type Budget = Partial<z.output<typeof ZBudget>>;
+/** What a declaration may give: any limit left out takes its default. */
+export type BudgetInput = z.input<typeof ZBudget>;
 
 const IDENTIFIER = /^[a-z][a-z0-9_.-]*$/i;
 
@@ -46,7 +63,7 @@ export const ZExpectation = z.strictObject({
   strategy: ZStrategyRef,
   trigger: ZTrigger,
   recoveryPolicy: ZRecoveryPolicy.default("fail"),
-  budget: ZBudget.default({}),
+  budget: ZBudget.prefault({}),
   input: ZInputSchema.optional(),
 });
 
@@ -71,7 +88,7 @@ export interface ExpectationInput {
   strategy: StrategyRef;
   trigger: TriggerInput;
   recoveryPolicy?: RecoveryPolicy;
-  budget?: Budget;
+  budget?: BudgetInput;
   /** A zod schema of the input a fire must carry; checked by `createClient` before it fires. */
   input?: z.ZodType | undefined;
 }
@@ -83,12 +100,18 @@ export type ExpectationDefinitionOf<E> = E extends { id: infer Id extends string
     : ExpectationDefinition<Id>
   : never;
 
-export const DEFAULT_MAX_CONCURRENT_EPISODES = 4;
+/** Cyclium's default (issue 20): three episodes of an actor at once per node. */
+export const DEFAULT_MAX_CONCURRENT_EPISODES = 3;
 
 export const ZActorDefinition = z
   .strictObject({
     identifier: ZIdentifier,
-    maxConcurrentEpisodes: z.number().int().positive().max(10_000).default(4),
+    maxConcurrentEpisodes: z
+      .number()
+      .int()
+      .positive()
+      .max(10_000)
+      .default(DEFAULT_MAX_CONCURRENT_EPISODES),
     episodeOverflow: ZEpisodeOverflow.default("queue"),
     /** Queue length at which `drop` / `shed_oldest` apply; `queue` never limits. */
     maxQueuedEpisodes: z.number().int().positive().optional(),

@@ -24,12 +24,16 @@ describe("defineActor", () => {
         { id: "daily", strategy: "named", trigger: { schedule: "0 9 * * *" } },
       ],
     });
-    expect(actor.maxConcurrentEpisodes).toBe(4);
+    expect(actor.maxConcurrentEpisodes).toBe(3);
     expect(actor.episodeOverflow).toBe("queue");
     expect(actor.stacks).toEqual([]);
     expect(actor.source).toBe("compiled");
     expect(actor.expectations[0]?.recoveryPolicy).toBe("fail");
-    expect(actor.expectations[0]?.budget).toEqual({});
+    expect(actor.expectations[0]?.budget).toEqual({
+      maxTurns: 12,
+      maxTokens: 25_000,
+      maxWallMs: 120_000,
+    });
     expect(actor.expectations[1]?.trigger).toEqual({ schedule: "0 9 * * *", timezone: "UTC" });
     expect(Object.isFrozen(actor)).toBe(true);
   });

@@ -1,6 +1,7 @@
 // Public face of actors: compiled definitions (`defineActor`), the strategy contract and
 // registry, the actor registry recovery and the console consult, and the dynamic actor loader.
 export {
+  DEFAULT_BUDGET,
   DEFAULT_MAX_CONCURRENT_EPISODES,
   EPISODE_OVERFLOWS,
   ZActorDefinition,
@@ -13,6 +14,7 @@ export {
   type ActorInput,
   type ActorSource,
   type Budget,
+  type BudgetInput,
   type EpisodeOverflow,
   type ExpectationDefinition,
   type ExpectationDefinitionOf,

@@ -71,7 +71,7 @@ describe("REST v1 dynamic actors", () => {
       status: 201,
       body: {
         tenant_id: "default",
-        actor: { identifier: "reporter", enabled: true, maxConcurrentEpisodes: 4 },
+        actor: { identifier: "reporter", enabled: true, maxConcurrentEpisodes: 3 },
       },
     });
     expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(

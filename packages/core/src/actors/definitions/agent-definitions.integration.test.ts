@@ -61,13 +61,19 @@ describe("agent definitions", () => {
       definition: {
         identifier: "reporter",
         enabled: true,
-        maxConcurrentEpisodes: 4,
+        maxConcurrentEpisodes: 3,
         problem: null,
       },
     });
     // Stored as the loader reads it, defaults filled in.
     expect(await getAgentDefinition({ identifier: "reporter" }, db.pool)).toMatchObject({
-      expectations: [{ id: "daily", recoveryPolicy: "restart", budget: {} }],
+      expectations: [
+        {
+          id: "daily",
+          recoveryPolicy: "restart",
+          budget: { maxTurns: 12, maxTokens: 25_000, maxWallMs: 120_000 },
+        },
+      ],
     });
     expect(
       await createAgentDefinition({ identifier: "reporter", expectations: [manual("x")] }, db.pool),

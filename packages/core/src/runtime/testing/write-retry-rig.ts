@@ -34,7 +34,10 @@ export function createWriteRetryRig(options: {
   telemetry.subscribe((event) => retries.push(event), { events: ["cyclium.episode.write_retry"] });
   const actor = defineActor({
     identifier: "retry",
-    expectations: [{ id: "run", strategy: "steps", trigger: { manual: true } }],
+    // Up to 200 steps an episode: more turns than Cyclium's default budget of 12.
+    expectations: [
+      { id: "run", strategy: "steps", trigger: { manual: true }, budget: { maxTurns: 1_000 } },
+    ],
   });
   const runner = new LocalRunner({
     db: options.worker,

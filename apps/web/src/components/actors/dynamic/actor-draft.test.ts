@@ -65,7 +65,7 @@ describe("the dynamic actor form's draft", () => {
     });
     expect(input).toMatchObject({
       identifier: "nightly",
-      maxConcurrentEpisodes: 4,
+      maxConcurrentEpisodes: 3,
       stacks: ["a", "b"],
       expectations: [
         { id: "run", strategy: "steps", trigger: { manual: true }, budget: { maxWallMs: 1000 } },

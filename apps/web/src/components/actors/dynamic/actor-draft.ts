@@ -50,7 +50,7 @@ export function emptyExpectation(strategy = ""): TExpectationDraft {
 export function emptyDraft(strategy = ""): TActorDraft {
   return {
     identifier: "",
-    maxConcurrentEpisodes: "4",
+    maxConcurrentEpisodes: "3",
     stacks: "",
     enabled: true,
     expectations: [emptyExpectation(strategy)],
