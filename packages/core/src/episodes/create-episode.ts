@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Queryable } from "../db/index";
 import { CycliumError } from "../errors/index";
 import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
+import { injectTraceContext, type TraceCarrier } from "../tracing/index";
 import {
   episodeColumns,
   toEpisode,
@@ -32,6 +33,11 @@ export interface CreateEpisodeOptions {
    * the same statement, so the episode is never pending without an owner the database knows of.
    */
   queuedBy?: string | null;
+  /**
+   * The W3C trace context the worker's run continues; by default the active span's (the fire's),
+   * null when nothing is traced.
+   */
+  traceContext?: TraceCarrier | null;
   /** Upper bound of the random wait before the insert; 0 in tests. Default 200 ms. */
   jitterMs?: number;
   /** Cancels the jitter wait (node shutdown). */
@@ -53,10 +59,10 @@ const SQL = `
 INSERT INTO cyclium_episodes (
   actor_id, expectation_id, status, trigger_type, dedupe_key, input,
   source_node, source_stack, source_env, workflow_instance_id, workflow_step, started_at,
-  queued_by, queued_at)
+  queued_by, queued_at, trace_context)
 VALUES ($1, $2, $3::varchar, $4, $5, $6::jsonb, $7, $8, $9, $10, $11,
         CASE WHEN $3::varchar = 'running' THEN now() END,
-        $12::varchar, CASE WHEN $12::varchar IS NOT NULL THEN now() END)
+        $12::varchar, CASE WHEN $12::varchar IS NOT NULL THEN now() END, $13::jsonb)
 ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND archived_at IS NULL DO NOTHING
 RETURNING ${episodeColumns()}`;
 
@@ -92,6 +98,7 @@ export async function createEpisode(
     options.workflowInstanceId ?? null,
     options.workflowStep ?? null,
     options.queuedBy ?? null,
+    traceContextParam(options.traceContext),
   ]);
   const row = result.rows[0];
   if (row) return { created: true, episode: toEpisode(row) };
@@ -108,4 +115,9 @@ export async function createEpisode(
     { dedupe_key: dedupeKey, actor_id: options.actorId },
   );
   return { created: false, reason: "duplicate", dedupeKey };
+}
+
+function traceContextParam(given: TraceCarrier | null | undefined): string | null {
+  const carrier = given === undefined ? injectTraceContext() : given;
+  return carrier === null ? null : JSON.stringify(carrier);
 }

@@ -1,5 +1,6 @@
 import type { EpisodeModel } from "@cyclium/db/models";
 import type { FieldsOf, Narrow, RowOf } from "../db/row-of";
+import type { TraceCarrier } from "../tracing/index";
 /** `cyclium_episodes.status`. */
 export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
 export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
@@ -14,13 +15,18 @@ type UnreadField = "queuedBy" | "queuedAt" | "recoveryHistory";
 /** An episode as core returns it: the Prisma model with its unions, numbers and JSON typed. */
 export type Episode = Narrow<
   FieldsOf<Omit<EpisodeModel, UnreadField>>,
-  { status: EpisodeStatus; triggerType: TriggerType; tokensUsed: number }
+  {
+    status: EpisodeStatus;
+    triggerType: TriggerType;
+    tokensUsed: number;
+    traceContext: TraceCarrier | null;
+  }
 >;
 
 /** The row as pg returns it (BIGINT arrives as a string). */
 export type EpisodeRow = Narrow<
   RowOf<Omit<EpisodeModel, UnreadField>>,
-  { status: EpisodeStatus; trigger_type: TriggerType }
+  { status: EpisodeStatus; trigger_type: TriggerType; trace_context: TraceCarrier | null }
 >;
 
 /**
@@ -38,7 +44,8 @@ type DetailOnlyField =
   | "dedupeKey"
   | "workflowInstanceId"
   | "workflowStep"
-  | "updatedAt";
+  | "updatedAt"
+  | "traceContext";
 const DETAIL_ONLY_COLUMNS = [
   "input",
   "result",
@@ -47,6 +54,7 @@ const DETAIL_ONLY_COLUMNS = [
   "workflow_instance_id",
   "workflow_step",
   "updated_at",
+  "trace_context",
 ] as const;
 type DetailOnlyColumn = (typeof DETAIL_ONLY_COLUMNS)[number];
 
@@ -88,6 +96,7 @@ export function episodeColumns(alias?: string): string {
     "started_at",
     "finished_at",
     "archived_at",
+    "trace_context",
   ]
     .map((column) => prefix + column)
     .join(", ");
@@ -127,5 +136,6 @@ export function toEpisode(row: EpisodeRow): Episode {
     workflowInstanceId: row.workflow_instance_id,
     workflowStep: row.workflow_step,
     updatedAt: row.updated_at,
+    traceContext: row.trace_context,
   };
 }

@@ -15,6 +15,8 @@ export interface StartEpisodeOptions {
    * writer still holds at its attempt, is its own earlier start and is answered `started`.
    */
   resend?: boolean;
+  /** The traceparent of this attempt's run span, kept as `trace_context.run` (tracing on). */
+  runTraceparent?: string | null;
 }
 
 export type StartEpisodeResult =
@@ -23,7 +25,7 @@ export type StartEpisodeResult =
   | { started: false; reason: "not_pending" }
   | { started: false; reason: "fenced" };
 
-const PARAMS = 3;
+const PARAMS = 4;
 
 // pending -> running only: a queued episode that was cancelled or expired meanwhile, or that
 // another node already started, is left alone. A restarted (recovered) episode is pending again,
@@ -35,7 +37,10 @@ WITH ${fence},
 started AS (
   UPDATE cyclium_episodes
      SET status = 'running', started_at = now(), finished_at = NULL,
-         executed_by = $2, queued_by = NULL, queued_at = NULL, updated_at = now()
+         executed_by = $2, queued_by = NULL, queued_at = NULL, updated_at = now(),
+         trace_context = CASE WHEN $4::text IS NULL THEN trace_context
+           ELSE COALESCE(trace_context, '{}'::jsonb) || jsonb_build_object('run', $4::text)
+         END
    WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
      AND EXISTS (SELECT 1 FROM fence)
   RETURNING ${episodeColumns()}
@@ -62,6 +67,7 @@ export async function startEpisode(
     options.episodeId,
     options.executedBy,
     options.resend === true,
+    options.runTraceparent ?? null,
     ...fence.values,
   ]);
   const row = result.rows[0];

@@ -13,7 +13,13 @@ export interface StartEpisodesOptions {
    * must make sure no other start of the same episode is under way in this process (LocalRunner
    * runs an episode at most once at a time), since the owner alone cannot tell two of them apart.
    */
-  episodes: readonly { episodeId: string; claimKey: string; resend?: boolean }[];
+  episodes: readonly {
+    episodeId: string;
+    claimKey: string;
+    resend?: boolean;
+    /** The traceparent of this attempt's run span, kept as `trace_context.run` (tracing on). */
+    runTraceparent?: string | null;
+  }[];
 }
 
 export type StartEpisodesOutcome =
@@ -48,10 +54,11 @@ export type StartEpisodesOutcome =
  */
 const SQL = `
 WITH input AS (
-  SELECT * FROM unnest($3::uuid[], $4::text[], $5::boolean[]) AS t(episode_id, claim_key, resend)
+  SELECT * FROM unnest($3::uuid[], $4::text[], $5::boolean[], $6::text[])
+           AS t(episode_id, claim_key, resend, run_traceparent)
 ),
 startable AS (
-  SELECT i.episode_id, i.claim_key
+  SELECT i.episode_id, i.claim_key, i.run_traceparent
     FROM input i JOIN cyclium_episodes e ON e.id = i.episode_id
    WHERE e.id = ANY($3::uuid[]) AND e.status = 'pending' AND e.archived_at IS NULL
 ),
@@ -78,7 +85,10 @@ claimed AS (
 started AS (
   UPDATE cyclium_episodes e
      SET status = 'running', started_at = now(), finished_at = NULL,
-         executed_by = $1, queued_by = NULL, queued_at = NULL, updated_at = now()
+         executed_by = $1, queued_by = NULL, queued_at = NULL, updated_at = now(),
+         trace_context = CASE WHEN s.run_traceparent IS NULL THEN e.trace_context
+           ELSE COALESCE(e.trace_context, '{}'::jsonb) || jsonb_build_object('run', s.run_traceparent)
+         END
     FROM startable s JOIN claimed c ON c.dedupe_key = s.claim_key
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
      AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
@@ -125,6 +135,7 @@ export async function startEpisodes(
     options.episodes.map((entry) => entry.episodeId),
     options.episodes.map((entry) => entry.claimKey),
     options.episodes.map((entry) => entry.resend === true),
+    options.episodes.map((entry) => entry.runTraceparent ?? null),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return options.episodes.map(({ episodeId }): StartEpisodesOutcome => {

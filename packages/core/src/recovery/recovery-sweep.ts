@@ -20,6 +20,7 @@ import type {
 import type { RecoveryTarget } from "./recovery-target";
 import { resolveRecoveryPolicies } from "./resolve-recovery-policies";
 import { shuffle } from "./shuffle";
+import { inSpan, SPAN_ATTRIBUTES, SPAN_NAMES } from "../tracing/index";
 
 /** SPEC section 5: an episode silent for two minutes is presumed orphaned. */
 export const DEFAULT_STALE_AFTER_MS = 120_000;
@@ -88,11 +89,23 @@ export interface SweepResult {
   recovered: RecoveredEpisode[];
 }
 
-/** `recovery.sweep` (SPEC section 5). */
-export async function sweepOrphanedEpisodes(
+/** `recovery.sweep` (SPEC section 5), traced: the restarted episodes' runs link to their killed attempts. */
+export function sweepOrphanedEpisodes(
   config: RecoveryConfig,
   options: SweepOptions = {},
 ): Promise<SweepResult> {
+  const attributes = { [SPAN_ATTRIBUTES.node]: config.node };
+  return inSpan(SPAN_NAMES.recoverySweep, { attributes }, async (span) => {
+    const result = await sweep(config, options);
+    span.setAttributes({
+      [SPAN_ATTRIBUTES.stale]: result.found,
+      [SPAN_ATTRIBUTES.restarted]: result.restarted,
+    });
+    return result;
+  });
+}
+
+async function sweep(config: RecoveryConfig, options: SweepOptions): Promise<SweepResult> {
   const started = performance.now();
   const logger = config.logger ?? silentLogger;
   const parsed = ZSweepOptions.safeParse(options);

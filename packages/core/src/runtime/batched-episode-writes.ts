@@ -23,6 +23,8 @@ interface StartRequest {
   claimKey: string;
   /** Sent before and failed on a transient error (see StartEpisodesOptions). */
   resend?: boolean;
+  /** The traceparent of this attempt's run span (see startEpisodes). */
+  runTraceparent?: string | null;
 }
 
 /**

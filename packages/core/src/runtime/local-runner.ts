@@ -16,6 +16,7 @@ import type { Logger, Telemetry } from "../telemetry/index";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
+import { EpisodeTrace } from "./episode-trace";
 import { LeaseReckoning } from "./lease-reckoning";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
@@ -47,6 +48,8 @@ export interface RunEpisodeOptions {
 }
 
 export type { EpisodeRunResult };
+
+type TracedRun = RunEpisodeOptions & { trace: EpisodeTrace };
 
 /** Thrown inside the claim so that runWithClaim marks the claim `failed`, not `done`. */
 class LeftRunning extends Error {
@@ -87,14 +90,22 @@ export class LocalRunner {
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
     if (this.#active.has(episode.id)) return { status: "busy" };
     this.#active.add(episode.id);
+    const trace = new EpisodeTrace(
+      episode,
+      this.options.nodeIdentity,
+      runOptions.recovered ?? false,
+    );
+    let result: EpisodeRunResult = { status: "busy" };
     try {
-      return await this.#run(episode, runOptions);
+      result = await this.#run(episode, { ...runOptions, trace });
+      return result;
     } finally {
+      trace.end(result);
       this.#active.delete(episode.id);
     }
   }
 
-  async #run(episode: Episode, runOptions: RunEpisodeOptions): Promise<EpisodeRunResult> {
+  async #run(episode: Episode, runOptions: TracedRun): Promise<EpisodeRunResult> {
     const { claims, nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
     const dedupeKey = claimKeyOf(episode);
     // Started before the first acquire is sent: never later than the database's own lease start.
@@ -128,13 +139,19 @@ export class LocalRunner {
     episode: Episode,
     claim: RunWithClaimOptions,
     lease: LeaseReckoning,
-    runOptions: RunEpisodeOptions,
+    runOptions: TracedRun,
   ): Promise<EpisodeRunResult | undefined> {
     const leaseStartedAt = performance.now();
     // Until the start is answered there is no claim to lose, but one the first send may have
     // taken: resend only while that lease, counted from the first send, has not lapsed.
     const start = await retryTransient(
-      (resend) => this.#writes.start({ episodeId: episode.id, claimKey: claim.dedupeKey, resend }),
+      (resend) =>
+        this.#writes.start({
+          episodeId: episode.id,
+          claimKey: claim.dedupeKey,
+          resend,
+          runTraceparent: runOptions.trace.runTraceparent,
+        }),
       this.#retry("start", episode, {
         mayRetry: () => lease.held(),
         signal: this.options.hardStop,
@@ -167,7 +184,7 @@ export class LocalRunner {
     queued: Episode,
     claimed: ClaimedWork,
     lease: LeaseReckoning,
-    runOptions: RunEpisodeOptions,
+    runOptions: TracedRun,
   ): Promise<EpisodeRunResult> {
     const started = await retryTransient(
       (resend) =>
@@ -177,6 +194,7 @@ export class LocalRunner {
             fence: claimed.fence,
             executedBy: this.options.nodeIdentity,
             resend,
+            runTraceparent: runOptions.trace.runTraceparent,
           },
           this.options.db,
         ),
@@ -215,9 +233,10 @@ export class LocalRunner {
     episode: Episode,
     claimed: ClaimedWork,
     lease: LeaseReckoning,
-    runOptions: RunEpisodeOptions,
+    runOptions: TracedRun,
   ): Promise<EpisodeRunResult> {
     const { db, nodeIdentity, telemetry, logger } = this.options;
+    runOptions.trace.claimed(claimed.attempt);
     const fence = claimed.fence;
     const meta = {
       episode_id: episode.id,
@@ -257,6 +276,7 @@ export class LocalRunner {
             resumeFrom,
             recovered: runOptions.recovered ?? false,
             resume: runOptions.resume,
+            trace: runOptions.trace.context,
             db,
             nodeIdentity,
             logger,

@@ -4,6 +4,15 @@ import type { ClaimFence } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import { appendStep, type Episode, type JournalStep } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
+import {
+  activeContext,
+  runInContext,
+  SPAN_ATTRIBUTES,
+  SPAN_NAMES,
+  startSpan,
+  withSpan,
+  type Context,
+} from "../tracing/index";
 import { exhaustedBudget, exhaustedBudgetKind, remainingWallMs } from "./budget-check";
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
 import type { ResumePoint } from "./checkpoints/index";
@@ -31,6 +40,8 @@ export interface RunStepLoopOptions {
   resumeFrom?: ResumePoint | undefined;
   recovered: boolean;
   resume: unknown;
+  /** The episode run's span context: each step's span is its child. */
+  trace?: Context;
   /** A pool: fenced findings lock the claim row in a transaction of their own. */
   db: Queryable & Connectable;
   nodeIdentity: string;
@@ -137,13 +148,24 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     }
 
     const stepStarted = performance.now();
-    const outcome = await guardedCall(
-      () => strategy.step(state, context(stepNo)),
-      options.signal,
-      remainingWallMs(budget, elapsed()),
+    const span = startSpan(SPAN_NAMES.step, {
+      ...(options.trace ? { parent: options.trace } : {}),
+      attributes: { [SPAN_ATTRIBUTES.episodeId]: episode.id, [SPAN_ATTRIBUTES.step]: stepNo },
+    });
+    const stepContext = withSpan(options.trace ?? activeContext(), span);
+    const outcome = await runInContext(stepContext, () =>
+      guardedCall(
+        () => strategy.step(state, context(stepNo)),
+        options.signal,
+        remainingWallMs(budget, elapsed()),
+      ),
     );
     const durationMs = performance.now() - stepStarted;
-    if (outcome.kind === "aborted") return { kind: "aborted", reason: outcome.reason };
+    if (outcome.kind === "aborted") {
+      span.setAttribute(SPAN_ATTRIBUTES.stepOutcome, "aborted");
+      span.end();
+      return { kind: "aborted", reason: outcome.reason };
+    }
 
     let journal: { outcome: string; data: unknown; turns: number; tokens: number };
     let ending: StepLoopOutcome | undefined;
@@ -172,6 +194,8 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       }
     }
 
+    span.setAttribute(SPAN_ATTRIBUTES.stepOutcome, journal.outcome);
+    span.end();
     if (ending !== undefined) {
       if (ending.kind !== "completed" && ending.kind !== "failed") return ending;
       return { ...ending, finalStep: { stepNo, durationMs, ...journal } };

@@ -7,6 +7,7 @@ import {
   type Episode,
 } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { inSpan, SPAN_ATTRIBUTES, SPAN_NAMES } from "../tracing/index";
 import { insertTriggerRequests } from "./insert-trigger-requests";
 import { NotifyCoalescer } from "./notify-coalescer";
 import {
@@ -78,31 +79,44 @@ export class DeferredRunner {
   async defer(input: DeferEpisodeInput, opts: TTriggerRequestOpts = {}): Promise<DeferResult> {
     const { db, nodeIdentity, stack, env, logger, telemetry } = this.#options;
     let notifiedInTransaction = false;
-    const result = await withTransaction(db, async (tx): Promise<DeferResult> => {
-      const created = await createEpisode(
-        {
-          ...input,
-          status: "pending",
-          sourceNode: nodeIdentity,
-          sourceStack: stack,
-          sourceEnv: env,
-          jitterMs: 0,
-          logger,
-          telemetry,
-        },
-        tx,
-      );
-      if (!created.created) return created;
-      const [requestId] = await this.#insert([{ episode: created.episode, opts }], tx);
-      if (requestId === undefined) throw new Error("trigger request insert returned no id");
-      // Outside a burst the wake-up rides on this transaction: delivered on commit, with no
-      // statement or commit of its own between the request and the poller.
-      if (this.#coalescer.takeLeadingEdge()) {
-        await notify({ db: tx, channel: TRIGGER_REQUESTS_CHANNEL, payload: this.#wakeup });
-        notifiedInTransaction = true;
-      }
-      return { created: true, episode: created.episode, requestId };
-    });
+    // The episode and its request are written inside this span, so both rows carry its context
+    // and the worker's claim and run continue the trace under it.
+    const attributes = {
+      [SPAN_ATTRIBUTES.actor]: input.actorId,
+      [SPAN_ATTRIBUTES.expectation]: input.expectationId,
+      [SPAN_ATTRIBUTES.node]: nodeIdentity,
+    };
+    const result = await inSpan(SPAN_NAMES.triggerRequest, { attributes }, (span) =>
+      withTransaction(db, async (tx): Promise<DeferResult> => {
+        const created = await createEpisode(
+          {
+            ...input,
+            status: "pending",
+            sourceNode: nodeIdentity,
+            sourceStack: stack,
+            sourceEnv: env,
+            jitterMs: 0,
+            logger,
+            telemetry,
+          },
+          tx,
+        );
+        if (!created.created) return created;
+        const [requestId] = await this.#insert([{ episode: created.episode, opts }], tx);
+        if (requestId === undefined) throw new Error("trigger request insert returned no id");
+        // Outside a burst the wake-up rides on this transaction: delivered on commit, with no
+        // statement or commit of its own between the request and the poller.
+        if (this.#coalescer.takeLeadingEdge()) {
+          await notify({ db: tx, channel: TRIGGER_REQUESTS_CHANNEL, payload: this.#wakeup });
+          notifiedInTransaction = true;
+        }
+        span.setAttributes({
+          [SPAN_ATTRIBUTES.episodeId]: created.episode.id,
+          [SPAN_ATTRIBUTES.requestId]: requestId,
+        });
+        return { created: true, episode: created.episode, requestId };
+      }),
+    );
     if (result.created) {
       this.#emitCreated(result.episode, result.requestId);
       if (!notifiedInTransaction) this.#coalescer.wake();

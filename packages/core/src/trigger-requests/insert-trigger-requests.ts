@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/index";
+import { injectTraceContext, type TraceCarrier } from "../tracing/index";
 import type { TTriggerRequestOpts } from "./trigger-request";
 
 export interface NewTriggerRequest {
@@ -9,6 +10,8 @@ export interface NewTriggerRequest {
   sourceStack: string | null;
   sourceEnv: string | null;
   opts?: TTriggerRequestOpts;
+  /** The span that writes it (the fire's trace), continued by the worker; default: the active one. */
+  traceContext?: TraceCarrier | null;
 }
 
 export interface InsertTriggerRequestsOptions {
@@ -27,13 +30,17 @@ export async function insertTriggerRequests(
 ): Promise<string[]> {
   const { requests } = options;
   if (requests.length === 0) return [];
+  const active = injectTraceContext();
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO cyclium_trigger_requests
-       (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts)
+       (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts,
+        trace_context)
      SELECT r.episode_id, r.actor_id, r.expectation_id, $1, r.source_stack, r.source_env,
-            'pending', r.opts
-       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])
-            WITH ORDINALITY AS r(episode_id, actor_id, expectation_id, source_stack, source_env, opts, n)
+            'pending', r.opts, r.trace_context
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
+                   $8::jsonb[])
+            WITH ORDINALITY AS r(episode_id, actor_id, expectation_id, source_stack, source_env, opts,
+                                 trace_context, n)
       ORDER BY r.n
      RETURNING id::text`,
     [
@@ -44,6 +51,10 @@ export async function insertTriggerRequests(
       requests.map((r) => r.sourceStack),
       requests.map((r) => r.sourceEnv),
       requests.map((r) => JSON.stringify(r.opts ?? {})),
+      requests.map((r) => {
+        const carrier = r.traceContext === undefined ? active : r.traceContext;
+        return carrier === null ? null : JSON.stringify(carrier);
+      }),
     ],
   );
   return rows.map((row) => row.id);

@@ -9,6 +9,7 @@ import { recordFiringOutcomes } from "./record-firing-outcomes";
 import { fanOutTargets } from "./subscribers-of";
 import type { TriggerContext } from "./trigger-definition";
 import type { FiringOutcome, FiringSource } from "./trigger-firing-row";
+import { inSpan, SPAN_ATTRIBUTES, SPAN_NAMES } from "../tracing/index";
 
 /** Starts one workflow for a firing. The workflow engine's `startWorkflow` satisfies it. */
 export type WorkflowStarter = (options: {
@@ -69,7 +70,19 @@ export type FanOutResult =
  * the primary and then every subscriber. The primary's outcome is the firing's; a secondary's
  * failure is logged and recorded in `outcomes` and touches nothing else.
  */
-export async function fanOutFiring(options: FanOutFiringOptions): Promise<FanOutResult> {
+export function fanOutFiring(options: FanOutFiringOptions): Promise<FanOutResult> {
+  const attributes = {
+    [SPAN_ATTRIBUTES.trigger]: options.trigger.name,
+    "cyclium.trigger.source": options.source,
+  };
+  return inSpan(SPAN_NAMES.triggerFiring, { attributes }, async (span) => {
+    const result = await fanOut(options);
+    span.setAttribute(SPAN_ATTRIBUTES.fanOut, result.fired ? result.outcomes.length : 0);
+    return result;
+  });
+}
+
+async function fanOut(options: FanOutFiringOptions): Promise<FanOutResult> {
   const { trigger } = options;
   const logger = options.logger ?? silentLogger;
   const telemetry = options.telemetry ?? defaultTelemetry;
