@@ -22,6 +22,8 @@ export interface BenchConfig {
   render?: string;
   /** `--burst`: the burst scenario alone instead of the comparison (see burst/run-burst.ts). */
   burst?: BurstConfig;
+  /** `--history N`: issue 16's history benchmark instead (history/run-history.ts). */
+  history?: number;
 }
 
 export interface BurstConfig {
@@ -44,6 +46,8 @@ export interface BurstConfig {
  * `--burst [--burst-size N] [--burst-via bus|host] [--burst-deadline S] [--burst-snapshot-at S]`:
  * the burst scenario
  * alone (never part of `--quick`).
+ * `--history N [--items N] [--samples N] [--reps N]`: issue 16's history benchmark alone, cyclium
+ * only: drain, latency, sweep and console list on an empty database and with N finished episodes.
  */
 export function parseConfig(argv: string[]): BenchConfig {
   const { values } = parseArgs({
@@ -62,6 +66,7 @@ export function parseConfig(argv: string[]): BenchConfig {
       "burst-via": { type: "string" },
       "burst-deadline": { type: "string" },
       "burst-snapshot-at": { type: "string" },
+      history: { type: "string" },
     },
     strict: true,
   });
@@ -87,6 +92,7 @@ export function parseConfig(argv: string[]): BenchConfig {
     systems: systems.filter(isSystemId),
     ...(values.render === undefined ? {} : { render: values.render }),
     ...(values.burst ? { burst: burstConfig(values) } : {}),
+    ...(values.history === undefined ? {} : { history: positive("history", values.history, 1) }),
   };
 }
 

@@ -13,6 +13,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { dataRoot, resolveDatabase } from "@cyclium/db";
+import { historyMarkdown } from "./history/history-markdown";
+import { runHistory } from "./history/run-history";
 import { burstMarkdown } from "./burst/burst-markdown";
 import { runBurst } from "./burst/run-burst";
 import { parseConfig, type BenchConfig, type BurstConfig } from "./config";
@@ -132,6 +134,25 @@ async function burst(
   }
 }
 
+/** `--history N`: the history benchmark alone; its table and JSON go to bench/results/history-*. */
+async function history(
+  context: BenchContext,
+  count: number,
+  startedAt: string,
+  loadBefore: number[],
+): Promise<void> {
+  const result = await runHistory(context, count, log);
+  const command = `pnpm bench ${process.argv.slice(2).join(" ")}`.trim();
+  const info = { command, node: process.version, loadBefore, loadAfter: os.loadavg() };
+  const markdown = historyMarkdown(result, info);
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const base = `history-${count}-${startedAt.replaceAll(":", "-").slice(0, 19)}`;
+  await writeFile(new URL(`${base}.json`, RESULTS_DIR), JSON.stringify({ info, result }, null, 2));
+  await writeFile(new URL(`${base}.md`, RESULTS_DIR), `${markdown}\n`);
+  console.log(markdown);
+  log(`results in bench/results/${base}.{md,json}`);
+}
+
 async function main(): Promise<void> {
   const config: BenchConfig = parseConfig(process.argv.slice(2));
   if (config.render !== undefined) {
@@ -161,6 +182,10 @@ async function main(): Promise<void> {
     await dropLeftovers(server);
     if (config.burst !== undefined) {
       await burst(context, config.burst, startedAt, loadBefore, database.embedded !== undefined);
+      return;
+    }
+    if (config.history !== undefined) {
+      await history(context, config.history, startedAt, loadBefore);
       return;
     }
     for (const system of systems) {
