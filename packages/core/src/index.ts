@@ -9,7 +9,7 @@ export * as deployment from "./deployment/index";
 export * as episodes from "./episodes/index";
 export * as errors from "./errors/index";
 export * as findings from "./findings/index";
-export * as identity from "./identity/index";
+export * as identity from "./nodes/node-identity";
 export * as modes from "./modes/index";
 export * as node from "./node/index";
 export * as nodes from "./nodes/index";

@@ -15,3 +15,9 @@ export {
   DEFAULT_NODE_HEARTBEAT_MS,
   type NodeHeartbeatOptions,
 } from "./node-heartbeat";
+export {
+  MAX_NODE_IDENTITY_LENGTH,
+  processNodeIdentity,
+  resolveNodeIdentity,
+  type NodeIdentitySource,
+} from "./node-identity";

@@ -7,7 +7,7 @@ import { loadWorkClaims } from "../claims/index";
 import type { Deployment } from "../deployment/index";
 import { isCycliumError } from "../errors/index";
 import { findingsExpiryExtension, type FindingsExpiryExtensionOptions } from "../findings/index";
-import { resolveNodeIdentity } from "../identity/index";
+import { resolveNodeIdentity } from "../nodes/node-identity";
 import type { Mode } from "../modes/index";
 import {
   claimsExpiryExtension,

@@ -1,6 +1,0 @@
-export {
-  MAX_NODE_IDENTITY_LENGTH,
-  processNodeIdentity,
-  resolveNodeIdentity,
-  type NodeIdentitySource,
-} from "./node-identity";
