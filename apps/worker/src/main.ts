@@ -5,11 +5,19 @@ import { loadDeployment } from "@cyclium/core/deployment";
 import { isCycliumError } from "@cyclium/core/errors";
 import { readWorkerEnv, runWorker, workerSettingsFromEnv } from "@cyclium/core/worker";
 import packageJson from "../package.json" with { type: "json" };
+import { startTracing } from "./tracing";
 
 const env = readWorkerEnv();
+// Before the node starts, so its first spans already go to the provider.
+const tracing = startTracing(env, { name: "cyclium-worker", version: packageJson.version });
 const deployment = await loadDeployment(env.CYCLIUM_DEPLOYMENT).catch((error: unknown) => {
   if (!isCycliumError(error, "invalid_config")) throw error;
   console.error(error.message);
   process.exit(2);
 });
-await runWorker({ deployment, ...workerSettingsFromEnv(env), version: packageJson.version });
+await runWorker({
+  deployment,
+  ...workerSettingsFromEnv(env),
+  version: packageJson.version,
+  ...(tracing === undefined ? {} : { extensions: [tracing] }),
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_DEPLOYMENT } from "../deployment/index";
 import { ZRetentionEnv } from "./retention-env";
+import { ZTracingEnv } from "./tracing-env";
 
 /**
  * One spelling of every SPEC variable (sections 9 and 13) that more than one process reads, so
@@ -53,6 +54,8 @@ export const ZCycliumEnv = z.object({
   // Retention and the pruner (SPEC section 14): the worker's timer, `cyclium prune` and the
   // console's "Prune now" apply the same policy.
   ...ZRetentionEnv.shape,
+  // OpenTelemetry traces (docs/tracing.md): the standard variables, off when unset.
+  ...ZTracingEnv.shape,
 });
 
 export type TCycliumEnv = z.infer<typeof ZCycliumEnv>;

@@ -17,3 +17,4 @@ export {
   ZRetentionEnv,
   type TRetentionEnv,
 } from "./retention-env";
+export { tracingExporterFromEnv, ZTracingEnv, type TTracingEnv } from "./tracing-env";
