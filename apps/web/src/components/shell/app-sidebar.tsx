@@ -16,7 +16,7 @@ function isActive(page: TConsolePage, pathname: string): boolean {
 export function AppSidebar() {
   return (
     <aside className="sidebar" id="console-sidebar">
-      <Link href="/" className="sidebar-brand" aria-label="Cyclium console home">
+      <Link href="/" className="sidebar-brand">
         <CycliumMark />
         <span className="sidebar-brand-name">Cyclium</span>
         <span className="sidebar-brand-tag">console</span>
