@@ -42,6 +42,13 @@ const nextConfig: NextConfig = {
     "prom-client",
     "@prisma/client",
     "@prisma/adapter-pg",
+    // One copy of the tracing API and SDK: the provider instrumentation.ts registers is the one
+    // core's spans find (the API keeps it on globalThis, keyed by its major version).
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/sdk-trace-base",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
   ],
   // The console is operated behind a proxy; never advertise the framework.
   poweredByHeader: false,

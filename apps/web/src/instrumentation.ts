@@ -12,6 +12,9 @@ export async function register(): Promise<void> {
   const env = assertWebEnvOrExit();
   // `next build` also loads instrumentation while it prerenders; a node must not start there.
   if (env.NEXT_PHASE === "phase-production-build") return;
+  // Before the node: the console's fires are the roots of the episodes' traces.
+  const { startTracing } = await import("./server/tracing");
+  startTracing(env);
   const { startConsoleNode } = await import("./server/runtime/start-console-node");
   // Not awaited: the node retries on its own while the database is unreachable, and the pages
   // must be served meanwhile.
