@@ -2,6 +2,13 @@
 // in-process bus for unit tests, and the shared listening connection other concepts use.
 export type { Bus, BusEvent, BusHandler, PublishOptions, Unsubscribe } from "./types";
 export { ALL_TOPICS } from "./types";
+export {
+  announce,
+  LIFECYCLE_TOPICS,
+  type AnnounceOptions,
+  type LifecyclePayload,
+  type LifecycleTopic,
+} from "./lifecycle-topics";
 export { MemoryBus, type MemoryBusOptions } from "./memory-bus";
 export { PgBus, type PgBusOptions, type PgBusCleanupOptions } from "./pg-bus";
 export { PgListener, type PgListenerOptions, type NotificationHandler } from "./pg-listener";

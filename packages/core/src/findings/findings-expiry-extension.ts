@@ -1,3 +1,4 @@
+import type { Bus } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
 import type { Queryable } from "../db/index";
 import type { Logger, Telemetry } from "../telemetry/index";
@@ -11,6 +12,8 @@ import { sweepExpiredFindings } from "./sweep-expired-findings";
  */
 export interface FindingsExpiryNode {
   readonly db: Queryable;
+  /** Where each expired finding's `finding.expired` is published. */
+  readonly bus?: Pick<Bus, "publish">;
   readonly claims: WorkClaims;
   readonly nodeIdentity: string;
   readonly leaseSeconds: number;
@@ -56,6 +59,7 @@ export function findingsExpiryExtension(
               leaseSeconds: node.leaseSeconds,
               logger: node.logger,
               telemetry: node.telemetry,
+              bus: node.bus,
               ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
             },
             node.db,

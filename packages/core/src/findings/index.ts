@@ -1,3 +1,4 @@
+export { announceFinding, type FindingTransition } from "./announce-finding";
 export { clearExpiredFindings } from "./clear-expired-findings";
 export { clearFinding, type ClearFindingOptions, type ClearFindingResult } from "./clear-finding";
 export {

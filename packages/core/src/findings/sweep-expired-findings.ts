@@ -1,4 +1,6 @@
+import type { Bus } from "../bus/index";
 import { runWithClaim, type WorkClaims } from "../claims/index";
+import { announceFinding } from "./announce-finding";
 import type { Queryable } from "../db/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { clearExpiredFindings } from "./clear-expired-findings";
@@ -15,6 +17,8 @@ export interface SweepExpiredFindingsOptions {
   batchSize?: number;
   logger: Logger;
   telemetry: Telemetry;
+  /** Where each cleared finding's `finding.expired` is published (telemetry only without). */
+  bus?: Pick<Bus, "publish"> | undefined;
 }
 
 export type SweepExpiredFindingsResult =
@@ -56,6 +60,10 @@ export async function sweepExpiredFindings(
   const cleared = outcome.value;
   if (cleared.length > 0) {
     options.telemetry.emit("cyclium.findings.expired", { count: cleared.length });
+    const { bus, telemetry, logger } = options;
+    await Promise.all(
+      cleared.map((finding) => announceFinding({ bus, telemetry, logger }, "expired", finding)),
+    );
     options.logger.info({ cleared: cleared.length }, "expired findings cleared");
   }
   return { status: "swept", cleared };

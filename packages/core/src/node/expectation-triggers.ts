@@ -88,6 +88,7 @@ export class ExpectationTriggers {
         db: this.#o.db,
         telemetry: this.#o.telemetry ?? defaultTelemetry,
         logger: this.#o.logger,
+        bus: this.#o.bus,
         fire: async ({ id, payload }) => {
           // Checked again after a debounce: the actor may have been disabled meanwhile.
           if (!active()) return false;

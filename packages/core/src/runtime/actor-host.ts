@@ -6,7 +6,7 @@ import {
   type ActorDefinition,
   type ActorRegistry,
 } from "../actors/index";
-import type { Bus } from "../bus/index";
+import { announce, LIFECYCLE_TOPICS, type Bus, type LifecyclePayload } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import { createEpisode, DEFAULT_CREATE_JITTER_MS, type Episode } from "../episodes/index";
@@ -266,6 +266,12 @@ export class ActorHost implements PollerHost {
         { actor_id: actor.identifier, queued: actor.maxQueuedEpisodes, node: nodeIdentity },
         "fire dropped: the actor's queue is full (episodeOverflow drop)",
       );
+      this.#overflowed(actor);
+      this.#announce(LIFECYCLE_TOPICS.episodeDropped, {
+        actor_id: actor.identifier,
+        expectation_id: req.expectationId,
+        trigger_type: req.triggerType,
+      });
       return { kind: "dropped", actorId: actor.identifier, reason: "queue_full" };
     }
     // Only triggered fires race other nodes; a manual fire comes from one caller.
@@ -285,9 +291,9 @@ export class ActorHost implements PollerHost {
     if (mode === "trigger_only") {
       if (this.#o.deferred === undefined) throw new Error("trigger_only needs a DeferredRunner");
       const deferred = await this.#o.deferred.defer(episode);
-      return deferred.created
-        ? { kind: "created", episodeId: deferred.episode.id, deferred: true }
-        : { kind: "deduped", dedupeKey: deferred.dedupeKey };
+      if (!deferred.created) return { kind: "deduped", dedupeKey: deferred.dedupeKey };
+      this.#triggered(deferred.episode);
+      return { kind: "created", episodeId: deferred.episode.id, deferred: true };
     }
     // A deduplicated insert is resent after a transient error (a database restart between the
     // event and its episode lost 4 of 120 events in the fault suite): ON CONFLICT makes a resend
@@ -324,10 +330,12 @@ export class ActorHost implements PollerHost {
       },
     );
     if (!created.created) return { kind: "deduped", dedupeKey: created.dedupeKey };
+    this.#triggered(created.episode);
     const memoryFull = this.#slots.queuedCount(actor.identifier) >= this.#backlog.limit;
     if (memoryFull || this.#backlog.spilled(actor.identifier) > 0) {
       // Behind older rows, or memory is at its bound: the row waits; a refill takes it in order.
       this.#backlog.noteSpilled(actor.identifier);
+      this.#queued(created.episode);
     } else {
       this.enqueue(created.episode, { owned: true });
     }
@@ -348,7 +356,8 @@ export class ActorHost implements PollerHost {
     const actor = this.#hosted(episode.actorId);
     if (actor === undefined) return { ok: false, reason: "unknown_actor" };
     const recovered = options.recovered ?? false;
-    if (!recovered && this.#queueFull(actor)) {
+    if (!recovered && this.#queueFull(actor) && actor.episodeOverflow !== "queue") {
+      this.#overflowed(actor);
       if (actor.episodeOverflow === "drop") return { ok: false, reason: "queue_full" };
       if (actor.episodeOverflow === "shed_oldest") this.#shedOldest(actor);
     }
@@ -362,6 +371,8 @@ export class ActorHost implements PollerHost {
       owned: options.owned ?? false,
       settle,
     });
+    // Still in the queue after the push: every slot was busy, so it waits.
+    if (this.#slots.queuedCount(actor.identifier) > 0) this.#queued(episode);
     return { ok: true, settled };
   }
 
@@ -459,6 +470,41 @@ export class ActorHost implements PollerHost {
       actor.maxQueuedEpisodes !== undefined &&
       this.queuedCount(actor.identifier) >= actor.maxQueuedEpisodes
     );
+  }
+
+  #announce(
+    topic: (typeof LIFECYCLE_TOPICS)[keyof typeof LIFECYCLE_TOPICS],
+    payload: LifecyclePayload,
+  ) {
+    const { bus, telemetry, logger, nodeIdentity } = this.#o;
+    void announce({ bus, telemetry, logger }, topic, { ...payload, node: nodeIdentity });
+  }
+
+  #triggered(episode: Episode): void {
+    this.#announce(LIFECYCLE_TOPICS.expectationTriggered, {
+      episode_id: episode.id,
+      actor_id: episode.actorId,
+      expectation_id: episode.expectationId,
+      trigger_type: episode.triggerType,
+      dedupe_key: episode.dedupeKey,
+    });
+  }
+
+  #queued(episode: Episode): void {
+    this.#announce(LIFECYCLE_TOPICS.episodeQueued, {
+      episode_id: episode.id,
+      actor_id: episode.actorId,
+      expectation_id: episode.expectationId,
+      queued: this.queuedCount(episode.actorId),
+    });
+  }
+
+  #overflowed(actor: ActorDefinition): void {
+    this.#announce(LIFECYCLE_TOPICS.actorOverflow, {
+      actor_id: actor.identifier,
+      policy: actor.episodeOverflow,
+      max_queued: actor.maxQueuedEpisodes ?? null,
+    });
   }
 
   #shedOldest(actor: ActorDefinition): void {

@@ -1,8 +1,10 @@
+import type { AnnounceOptions } from "../bus/index";
 import type { ClaimFence } from "../claims/index";
 import { withTransaction, type Connectable, type Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { fenceCte } from "../episodes/fence-cte";
 import {
+  announceFinding,
   clearFinding,
   raiseFinding,
   type FencedFindingResult,
@@ -34,7 +36,13 @@ async function fenced<T>(
 }
 
 export async function raiseFindingFenced(
-  options: { episode: Episode; fence: ClaimFence | null; finding: StrategyFindingInput },
+  options: {
+    episode: Episode;
+    fence: ClaimFence | null;
+    finding: StrategyFindingInput;
+    /** Where `finding.raised` goes once the write committed. */
+    announce?: AnnounceOptions | undefined;
+  },
   db: Queryable & Connectable,
 ): Promise<FencedFindingResult> {
   const { episode } = options;
@@ -48,18 +56,24 @@ export async function raiseFindingFenced(
     ),
   );
   if (!result.held) return { written: false, reason: "fenced" };
+  if (options.announce) await announceFinding(options.announce, "raised", result.value.finding);
   return { written: true, finding: result.value.finding };
 }
 
 export async function clearFindingFenced(
-  options: { episode: Episode; fence: ClaimFence | null; findingKey: string },
+  options: {
+    episode: Episode;
+    fence: ClaimFence | null;
+    findingKey: string;
+    announce?: AnnounceOptions | undefined;
+  },
   db: Queryable & Connectable,
 ): Promise<FencedFindingResult> {
   const result = await fenced(options.fence, db, (tx) =>
     clearFinding({ findingKey: options.findingKey, env: options.episode.sourceEnv }, tx),
   );
   if (!result.held) return { written: false, reason: "fenced" };
-  return result.value.cleared
-    ? { written: true, finding: result.value.finding }
-    : { written: false, reason: "not_found" };
+  if (!result.value.cleared) return { written: false, reason: "not_found" };
+  if (options.announce) await announceFinding(options.announce, "cleared", result.value.finding);
+  return { written: true, finding: result.value.finding };
 }

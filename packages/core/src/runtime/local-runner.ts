@@ -264,6 +264,7 @@ export class LocalRunner {
             signal: claimed.signal,
             isDraining: this.options.isDraining,
             holdsClaim: claimed.holds,
+            announce: { bus: this.options.bus, telemetry, logger },
             // Idempotent: an upsert on (episode, number), fenced on the attempt.
             checkpoint: (phase, state, stepNo) =>
               retryTransient(

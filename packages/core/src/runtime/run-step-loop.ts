@@ -13,6 +13,7 @@ import {
   withSpan,
   type Context,
 } from "../tracing/index";
+import type { AnnounceOptions } from "../bus/index";
 import { exhaustedBudget, exhaustedBudgetKind, remainingWallMs } from "./budget-check";
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
 import type { ResumePoint } from "./checkpoints/index";
@@ -38,6 +39,8 @@ export interface RunStepLoopOptions {
   checkpoint?: (phase: string, state: unknown, stepNo: number) => Promise<boolean>;
   /** A restarted episode's newest checkpoint: `init` is skipped, steps go on after it. */
   resumeFrom?: ResumePoint | undefined;
+  /** Where `finding.raised` / `finding.cleared` go (issue 20); absent: not announced. */
+  announce?: AnnounceOptions | undefined;
   recovered: boolean;
   resume: unknown;
   /** The episode run's span context: each step's span is its child. */
@@ -93,9 +96,15 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     logger,
     holdsClaim: options.holdsClaim,
     raiseFinding: (finding) =>
-      raiseFindingFenced({ episode, fence: options.fence, finding }, options.db),
+      raiseFindingFenced(
+        { episode, fence: options.fence, finding, announce: options.announce },
+        options.db,
+      ),
     clearFinding: (findingKey) =>
-      clearFindingFenced({ episode, fence: options.fence, findingKey }, options.db),
+      clearFindingFenced(
+        { episode, fence: options.fence, findingKey, announce: options.announce },
+        options.db,
+      ),
     checkpoint: (phase, state) =>
       options.checkpoint ? options.checkpoint(phase, state, stepNo) : Promise.resolve(false),
   });

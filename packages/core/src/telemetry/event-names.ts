@@ -35,6 +35,18 @@ export const TELEMETRY_EVENTS = [
   "cyclium.circuit_breaker.closed",
   // core: active findings cleared by the expiry sweep (SPEC 12).
   "cyclium.findings.expired",
+  // issue 20: Cyclium's lifecycle topics, one event per occurrence (bus/lifecycle-topics.ts).
+  "cyclium.episode.queued",
+  "cyclium.episode.dropped",
+  "cyclium.expectation.triggered",
+  "cyclium.actor.overflow",
+  "cyclium.circuit_breaker.rejected",
+  "cyclium.finding.raised",
+  "cyclium.finding.cleared",
+  "cyclium.finding.expired",
+  "cyclium.workflow.started",
+  "cyclium.workflow.completed",
+  "cyclium.workflow.failed",
   // SPEC 14: one pruner run (measurements: rows removed per table family, batches, duration_ms)
   // and the rows it removed in all.
   "cyclium.pruner.run",

@@ -1,8 +1,8 @@
-import type { Bus, Unsubscribe } from "../bus/index";
+import { announce, LIFECYCLE_TOPICS, type Bus, type Unsubscribe } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { CycliumError } from "../errors/index";
 import type { NodeScope } from "../scope/index";
-import { silentLogger, type Logger } from "../telemetry/index";
+import { silentLogger, type Logger, type Telemetry } from "../telemetry/index";
 import {
   applyEpisodeEnd,
   cancelInstance,
@@ -35,6 +35,8 @@ export interface WorkflowEngineOptions {
   /** The node's stack and env: stamped on new instances, and the instances it advances. */
   scope: NodeScope;
   bus?: Bus | undefined;
+  /** Where `cyclium.workflow.{started,completed,failed}` are emitted. */
+  telemetry?: Telemetry | undefined;
   cancelEpisode?: EpisodeCanceller | undefined;
   logger?: Logger | undefined;
   now?: (() => Date) | undefined;
@@ -131,6 +133,10 @@ export class WorkflowEngine {
       },
       this.#options.db,
     );
+    // Only the node that inserted the instance announces it; the rest never see this branch.
+    this.#announce("started", definition.name, instanceId, {
+      trigger_name: options.triggerName ?? null,
+    });
     const settled = await this.#afterTransition(
       definition,
       { id: instanceId, context },
@@ -218,7 +224,36 @@ export class WorkflowEngine {
       );
     }
     if (typeof applied === "string") return null;
+    // The compare-and-set let exactly one node apply this transition: that node announces it.
+    const { status } = applied.transition;
+    if (status === "done" || status === "failed") {
+      this.#announce(
+        status === "done" ? "completed" : "failed",
+        applied.definition.name,
+        instanceId,
+      );
+    }
     return this.#afterTransition(applied.definition, applied.row, applied.transition);
+  }
+
+  #announce(
+    what: "started" | "completed" | "failed",
+    workflow: string,
+    instanceId: string,
+    extra: Record<string, string | null> = {},
+  ): void {
+    const topics = {
+      started: LIFECYCLE_TOPICS.workflowStarted,
+      completed: LIFECYCLE_TOPICS.workflowCompleted,
+      failed: LIFECYCLE_TOPICS.workflowFailed,
+    } as const;
+    const { bus, telemetry } = this.#options;
+    void announce({ bus, telemetry, logger: this.#logger }, topics[what], {
+      instance_id: instanceId,
+      workflow,
+      env: this.#options.scope.env,
+      ...extra,
+    });
   }
 
   async #afterTransition(

@@ -23,6 +23,7 @@ export function workflowExtension(registry: WorkflowRegistry): WorkflowExtension
       const started = new WorkflowEngine({
         db: node.db,
         bus: node.bus,
+        telemetry: node.telemetry,
         registry,
         startStep: (request) => node.host.fire(request),
         // Through the database, so a sibling running on another node is stopped too.

@@ -1,4 +1,4 @@
-import type { BusEvent } from "../../bus/index";
+import { announce, LIFECYCLE_TOPICS, type Bus, type BusEvent } from "../../bus/index";
 import type { Queryable } from "../../db/index";
 import type { Logger, Telemetry } from "../../telemetry/index";
 import { CircuitBreakerMonitor } from "./circuit-breaker";
@@ -15,6 +15,8 @@ export interface EventGateOptions {
   db: Queryable;
   telemetry: Telemetry;
   logger: Logger;
+  /** Where `circuit_breaker.rejected` is published (telemetry only without one). */
+  bus?: Pick<Bus, "publish"> | undefined;
   /**
    * Fires the expectation for an event that passed (the host's own jitter comes after, last in
    * the order). Resolves true when an episode exists for it, created here or by another node.
@@ -77,8 +79,19 @@ export class EventGate {
     try {
       // Again: a cooldown may have started while this event sat in the debounce.
       if (this.#cooldown?.active(subject)) return this.#skip(event, "cooldown");
-      if (this.#breaker !== undefined && !(await this.#breaker.check()).allowsFire) {
-        return this.#skip(event, "circuit_breaker");
+      if (this.#breaker !== undefined) {
+        const breaker = await this.#breaker.check();
+        if (!breaker.allowsFire) {
+          const { bus, telemetry, logger, actorId, expectationId } = this.#o;
+          void announce({ bus, telemetry, logger }, LIFECYCLE_TOPICS.circuitBreakerRejected, {
+            actor_id: actorId,
+            expectation_id: expectationId,
+            trigger_type: "event",
+            state: breaker.state,
+            event_id: event.id,
+          });
+          return this.#skip(event, "circuit_breaker");
+        }
       }
       // Started only when an episode really fired (SPEC 12), not for gated or failed fires.
       if (await this.#o.fire(event)) this.#cooldown?.start(subject);

@@ -9,6 +9,7 @@ import {
   type BudgetInput,
   type Strategy,
 } from "../../actors/index";
+import type { Bus } from "../../bus/index";
 import { PostgresWorkClaims } from "../../claims/index";
 import { ModeController } from "../../modes/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
@@ -32,9 +33,12 @@ export interface EpisodeRowForTests {
 export function createHostFixture(pool: () => pg.Pool) {
   const hosts: ActorHost[] = [];
 
-  function startHost(actors: ActorDefinition[], options: { leaseSeconds?: number } = {}) {
+  function startHost(
+    actors: ActorDefinition[],
+    options: { leaseSeconds?: number; bus?: Bus; telemetry?: Telemetry } = {},
+  ) {
     const db = pool();
-    const telemetry = new Telemetry();
+    const telemetry = options.telemetry ?? new Telemetry();
     const nodeIdentity = `node-${hosts.length}-${Math.random().toString(16).slice(2, 8)}`;
     const strategies = new StrategyRegistry({ steps: stepsStrategy });
     const registry = new ActorRegistry({ actors, strategies });
@@ -47,6 +51,7 @@ export function createHostFixture(pool: () => pg.Pool) {
       modes,
       claims: new PostgresWorkClaims({ db, telemetry }),
       leaseSeconds: options.leaseSeconds ?? 30,
+      ...(options.bus === undefined ? {} : { bus: options.bus }),
       deferred: new DeferredRunner({ ...common, db }),
       jitterMs: 0,
     });
