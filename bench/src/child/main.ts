@@ -49,6 +49,7 @@ async function consume(role: Extract<WorkerRole, { kind: "consume" }>): Promise<
     url: role.url,
     concurrency: role.concurrency,
     label: role.label,
+    trace: role.trace === true,
     onExecute: role.reportEach
       ? (item) => {
           const at = preciseNow();

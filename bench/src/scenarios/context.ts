@@ -47,6 +47,7 @@ export async function spawnConsumers(
         concurrency: context.config.concurrency,
         reportEach,
         label: `${system.id}-${index + 1}of${count}`,
+        ...(context.config.trace ? { trace: true } : {}),
       }),
   );
   try {

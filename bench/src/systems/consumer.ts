@@ -5,6 +5,8 @@ export interface ConsumerOptions {
   concurrency: number;
   /** Names this process in the system's own tables (node identity, worker id). */
   label: string;
+  /** Register the OpenTelemetry SDK first (`--trace`; only cyclium emits spans). */
+  trace?: boolean;
   /** Called at the start of every handler execution with the item's number. */
   onExecute: (item: number) => void;
 }

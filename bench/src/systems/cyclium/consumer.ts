@@ -5,6 +5,7 @@ import pg from "pg";
 import { itemOf, type Consumer, type ConsumerOptions } from "../consumer";
 import { reportToStderr } from "../stderr-logger";
 import { BENCH_ACTOR_ID, BENCH_EXPECTATION_ID } from "./actor";
+import { registerBenchTracing } from "./tracing";
 
 /**
  * Requests claimed per actor beyond the free slots: our counterpart of graphile-worker's
@@ -21,6 +22,7 @@ export const CYCLIUM_PREFETCH = 500;
  */
 export async function prepareCycliumConsumer(options: ConsumerOptions): Promise<Consumer> {
   const logger = stderrLogger(options.label);
+  const tracing = options.trace === true ? registerBenchTracing() : undefined;
   const noop: Strategy<unknown, null> = {
     init(_ctx, input) {
       options.onExecute(itemOf(input));
@@ -63,6 +65,7 @@ export async function prepareCycliumConsumer(options: ConsumerOptions): Promise<
     async stop() {
       await node.stop({ graceMs: 10_000 });
       await pool.end();
+      await tracing?.shutdown();
     },
   };
 }
