@@ -6,7 +6,11 @@ import { defineConfig } from "tsup";
 // would emit unchanged and Node's ESM loader refuses; tsdown would do the same job but needs
 // Node 22. The Prisma client generated into src/generated is compiled in like any source.
 export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts", models: "src/models.ts" },
+  entry: {
+    index: "src/index.ts",
+    "testing/index": "src/testing/index.ts",
+    models: "src/models.ts",
+  },
   format: ["esm"],
   target: "node20",
   platform: "node",
