@@ -229,7 +229,7 @@ describe(`plans with ${HISTORY.toLocaleString("en-US")} finished episodes`, () =
             finalStep: {
               attempt: 1,
               stepNo: 1,
-              outcome: "done",
+              outcome: "done" as const,
               durationMs: 1,
               turns: 1,
               tokens: 0,
