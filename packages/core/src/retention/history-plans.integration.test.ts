@@ -229,7 +229,8 @@ describe(`plans with ${HISTORY.toLocaleString("en-US")} finished episodes`, () =
             finalStep: {
               attempt: 1,
               stepNo: 1,
-              outcome: "done" as const,
+              outcome: "done",
+              data: null,
               durationMs: 1,
               turns: 1,
               tokens: 0,
