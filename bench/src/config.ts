@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { isSystemId, SYSTEM_IDS, type SystemId } from "./systems/system-id";
+import { DEFAULT_SYSTEM_IDS, isSystemId, SYSTEM_IDS, type SystemId } from "./systems/system-id";
 
 export interface BenchConfig {
   quick: boolean;
@@ -77,7 +77,7 @@ export function parseConfig(argv: string[]): BenchConfig {
     strict: true,
   });
   const quick = values.quick;
-  const systems = (values.systems ?? SYSTEM_IDS.join(",")).split(",").map((s) => s.trim());
+  const systems = (values.systems ?? DEFAULT_SYSTEM_IDS.join(",")).split(",").map((s) => s.trim());
   const unknown = systems.filter((s) => !isSystemId(s));
   if (unknown.length > 0) {
     throw new Error(`unknown system(s) ${unknown.join(", ")}; known: ${SYSTEM_IDS.join(", ")}`);

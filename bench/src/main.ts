@@ -27,7 +27,7 @@ import { runCalibration } from "./scenarios/calibration";
 import { templateName, type BenchContext } from "./scenarios/context";
 import { runDrain } from "./scenarios/drain";
 import { runLatency } from "./scenarios/latency";
-import { cycliumSystem } from "./systems/cyclium/system";
+import { cycliumSystem, cycliumTracedSystem } from "./systems/cyclium/system";
 import { graphileWorkerSystem } from "./systems/graphile-worker/system";
 import { pgBossSystem } from "./systems/pg-boss/system";
 import type { BenchSystem } from "./systems/system";
@@ -37,6 +37,7 @@ const ALL_SYSTEMS: readonly BenchSystem[] = [
   graphileWorkerSystem,
   pgBossSystem("defaults"),
   pgBossSystem("batched"),
+  cycliumTracedSystem,
 ];
 const DATABASE_PREFIX = "cyclium_bench_";
 const RESULTS_DIR = new URL("../results/", import.meta.url);

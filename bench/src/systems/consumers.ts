@@ -9,6 +9,11 @@ export async function prepareConsumer(
   switch (system) {
     case "cyclium":
       return (await import("./cyclium/consumer")).prepareCycliumConsumer(options);
+    case "cyclium-traced":
+      return (await import("./cyclium/consumer")).prepareCycliumConsumer({
+        ...options,
+        trace: true,
+      });
     case "graphile-worker":
       return (await import("./graphile-worker/consumer")).prepareGraphileConsumer(options);
     case "pg-boss":

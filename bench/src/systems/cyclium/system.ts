@@ -107,3 +107,10 @@ export const cycliumSystem: BenchSystem = {
     });
   },
 };
+
+/** Cyclium with the tracing SDK registered in its workers (an in-process, dropping exporter). */
+export const cycliumTracedSystem: BenchSystem = {
+  ...cycliumSystem,
+  id: "cyclium-traced",
+  label: "cyclium, traced",
+};
