@@ -10,6 +10,7 @@ export type {
   AuditLogModel,
   EpisodeCheckpointModel,
   EpisodeModel,
+  EpisodeOutputModel,
   EpisodeStepModel,
   FindingModel,
   ModeOverrideModel,

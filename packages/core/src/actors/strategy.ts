@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/index";
 import type { FencedFindingResult, StrategyFindingInput } from "../findings/strategy-finding";
 import type { Logger } from "../telemetry/index";
+import type { WriteOutputResult } from "../outputs/write-output";
 
 /** What one step consumed. `turns` defaults to 1 per step, `tokens` to 0. */
 export interface StepUsage {
@@ -76,6 +77,15 @@ export interface StrategyContext {
   raiseFinding(finding: StrategyFindingInput): Promise<FencedFindingResult>;
   /** Clears the episode env's active finding with this key, fenced like `raiseFinding`. */
   clearFinding(findingKey: string): Promise<FencedFindingResult>;
+  /**
+   * The output router (issue 20): writes `value` exactly once per output key, across re-runs
+   * and nodes. With a key, the key is folded with the episode's env (`key@env`); without one it
+   * is derived from the episode's dedupe key (already env-folded), or `episode:{id}` when it has
+   * none. Resolves `written`, `existed` (an earlier attempt or node wrote it: `output` is that
+   * row) or `fenced` (this node no longer holds the claim at its attempt: nothing written).
+   */
+  output(value: unknown): Promise<WriteOutputResult>;
+  output(key: string, value: unknown): Promise<WriteOutputResult>;
 }
 
 /**

@@ -18,6 +18,7 @@ import { exhaustedBudget, exhaustedBudgetKind, remainingWallMs } from "./budget-
 import { describeThrown, RUNTIME_ERROR_CLASSES } from "./error-classes";
 import type { ResumePoint } from "./checkpoints/index";
 import { clearFindingFenced, raiseFindingFenced } from "./fenced-findings";
+import { outputKeyOf, writeOutput } from "../outputs/index";
 import { guardedCall } from "./guarded-call";
 import { checkStepResult } from "./step-result";
 import { retryTransient } from "./write-retry";
@@ -107,6 +108,17 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       ),
     checkpoint: (phase, state) =>
       options.checkpoint ? options.checkpoint(phase, state, stepNo) : Promise.resolve(false),
+    output: (...args: [unknown] | [string, unknown]) =>
+      writeOutput(
+        {
+          outputKey: outputKeyOf({ key: args.length === 2 ? args[0] : undefined, episode }),
+          episode,
+          attempt: options.journalAttempt,
+          value: args.length === 2 ? args[1] : args[0],
+          fence: options.fence,
+        },
+        options.db,
+      ),
   });
   const wallExceeded = (during: string): StepLoopOutcome => {
     const message = `wall-time budget of ${budget.maxWallMs} ms exhausted during ${during}`;

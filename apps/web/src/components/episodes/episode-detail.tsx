@@ -14,6 +14,7 @@ import { formatDuration } from "@/lib/format-duration";
 import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { CheckpointsCard } from "./checkpoints-card";
+import { OutputsCard } from "./outputs-card";
 import { ClaimCard } from "./claim-card";
 import { EpisodeActions } from "./episode-actions";
 import { withEnvParam } from "./episode-links";
@@ -167,6 +168,10 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
           <CheckpointsCard
             episodeId={episode.id}
             recoveryHistory={episode.recoveryHistory}
+            refreshMs={active ? ACTIVE_REFRESH_MS : SETTLED_REFRESH_MS}
+          />
+          <OutputsCard
+            episodeId={episode.id}
             refreshMs={active ? ACTIVE_REFRESH_MS : SETTLED_REFRESH_MS}
           />
           <section className="card">

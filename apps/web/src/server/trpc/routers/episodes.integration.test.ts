@@ -190,3 +190,24 @@ describe("episode actions", () => {
     await expect(operator().episodes.archive({ id })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
+
+describe("episodes.outputs", () => {
+  it("lists what the episode wrote with ctx.output, oldest first, dates on the wire as ISO", async () => {
+    const { rows } = await database.pool.query<{ id: string }>(
+      `SELECT id FROM cyclium_episodes WHERE actor_id = 'alpha' ORDER BY inserted_at LIMIT 1`,
+    );
+    const id = rows[0]?.id as string;
+    await database.pool.query(
+      `INSERT INTO cyclium_episode_outputs (output_key, episode_id, attempt, actor_id, value, inserted_at)
+       VALUES ('report', $1, 2, 'alpha', '{"total": 3}', now() - interval '1 minute'),
+              ('episode:' || $1, $1, 2, 'alpha', '"done"', now())`,
+      [id],
+    );
+    const outputs = await viewer().episodes.outputs({ id });
+    expect(outputs.map((o) => [o.outputKey, o.attempt, o.value])).toEqual([
+      ["report", 2, { total: 3 }],
+      [`episode:${id}`, 2, "done"],
+    ]);
+    expect(typeof outputs[0]?.insertedAt).toBe("string");
+  });
+});

@@ -1,4 +1,5 @@
 import { getEpisodeDetail, listEpisodeFacets, listEpisodes } from "@cyclium/core/episodes/queries";
+import { listEpisodeOutputs } from "@cyclium/core/outputs";
 import { listCheckpoints } from "@cyclium/core/runtime";
 import { audited } from "../../audit";
 import {
@@ -52,6 +53,13 @@ export const episodesRouter = createTrpcRouter({
   checkpoints: viewerProcedure
     .input(ZEpisodeIdInput)
     .query(({ ctx, input }) => listCheckpoints({ episodeId: input.id }, ctx.db)),
+
+  /** What the episode wrote with `ctx.output` (issue 20, the output router), oldest first. */
+  outputs: viewerProcedure
+    .input(ZEpisodeIdInput)
+    .query(async ({ ctx, input }) =>
+      toWire(await listEpisodeOutputs({ episodeId: input.id }, ctx.db)),
+    ),
 
   retry: operatorProcedure.input(ZEpisodeIdInput).mutation(({ ctx, input }) =>
     audited(ctx, { action: "episodes.retry", target: input.id }, (tx) =>
