@@ -24,11 +24,6 @@ export interface BenchConfig {
   burst?: BurstConfig;
   /** `--history N`: issue 16's history benchmark instead (history/run-history.ts). */
   history?: number;
-  /**
-   * `--trace`: cyclium's workers register the OpenTelemetry SDK (batch processor, an in-process
-   * exporter that drops the spans), to measure what tracing costs (docs/tracing.md).
-   */
-  trace: boolean;
 }
 
 export interface BurstConfig {
@@ -72,7 +67,6 @@ export function parseConfig(argv: string[]): BenchConfig {
       "burst-deadline": { type: "string" },
       "burst-snapshot-at": { type: "string" },
       history: { type: "string" },
-      trace: { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -96,7 +90,6 @@ export function parseConfig(argv: string[]): BenchConfig {
     slowWindowMs: quick ? 3_000 : 20_000,
     calibrationSeconds: quick ? 0.5 : 5,
     systems: systems.filter(isSystemId),
-    trace: values.trace,
     ...(values.render === undefined ? {} : { render: values.render }),
     ...(values.burst ? { burst: burstConfig(values) } : {}),
     ...(values.history === undefined ? {} : { history: positive("history", values.history, 1) }),

@@ -49,7 +49,6 @@ async function consume(role: Extract<WorkerRole, { kind: "consume" }>): Promise<
     url: role.url,
     concurrency: role.concurrency,
     label: role.label,
-    trace: role.trace === true,
     onExecute: role.reportEach
       ? (item) => {
           const at = preciseNow();

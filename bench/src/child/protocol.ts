@@ -15,8 +15,6 @@ export type WorkerRole =
       /** Report every execution at once (latency), or only counts every 50 ms (drain). */
       reportEach: boolean;
       label: string;
-      /** `--trace`: register the tracing SDK (cyclium only). */
-      trace?: boolean;
     }
   | { kind: "calibrate"; url: string; clients: number; firstRow: number; seconds: number }
   | BurstRole;

@@ -47,7 +47,6 @@ export async function spawnConsumers(
         concurrency: context.config.concurrency,
         reportEach,
         label: `${system.id}-${index + 1}of${count}`,
-        ...(context.config.trace ? { trace: true } : {}),
       }),
   );
   try {

@@ -5,7 +5,7 @@ export interface ConsumerOptions {
   concurrency: number;
   /** Names this process in the system's own tables (node identity, worker id). */
   label: string;
-  /** Register the OpenTelemetry SDK first (`--trace`; only cyclium emits spans). */
+  /** Register the OpenTelemetry SDK first (the `cyclium-traced` system). */
   trace?: boolean;
   /** Called at the start of every handler execution with the item's number. */
   onExecute: (item: number) => void;

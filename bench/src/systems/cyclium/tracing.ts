@@ -6,7 +6,7 @@ import {
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 
 /**
- * `pnpm bench --trace`: the SDK as apps/worker registers it (NodeTracerProvider, batch
+ * The `cyclium-traced` system: the SDK as apps/worker registers it (NodeTracerProvider, batch
  * processor), exporting to an in-process exporter that counts and drops the spans, so the figure
  * is what creating, recording, batching and handing over the spans costs, without a collector's
  * network time.
