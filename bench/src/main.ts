@@ -167,7 +167,9 @@ async function main(): Promise<void> {
   // the dev cluster's other databases would add to it, and nobody else stops this one mid-run.
   const database = await resolveDatabase({
     databaseUrl: env.DATABASE_URL,
-    dataDir: path.join(dataRoot, "pg-bench"),
+    // --history gets a cluster of its own: its run lasts long (a million rows seeded), and another
+    // bench run finishing meanwhile stopped the shared one under it (2026-12-02).
+    dataDir: path.join(dataRoot, config.history === undefined ? "pg-bench" : "pg-bench-history"),
     log,
   });
   const server = await Server.connect(database.url);
