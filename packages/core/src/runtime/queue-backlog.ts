@@ -108,7 +108,16 @@ export class QueueBacklog {
   /** Called when a slot of the actor freed: tops memory up once it is half empty. */
   onSlotFreed(actorId: string): void {
     if (this.spilled(actorId) > 0 && this.#o.host.memoryQueued(actorId) <= this.limit / 2) {
-      void this.refill(actorId);
+      // Nobody awaits this refill: a database error must be logged here, never left as an
+      // unhandled rejection, which ends the process (faults s9: a worker died of ECONNREFUSED
+      // during a 1-3 s PostgreSQL restart). The rows stay in the table; the reconcile (every 5 s)
+      // or the next freed slot takes them.
+      this.refill(actorId).catch((err: unknown) =>
+        this.#o.logger.warn(
+          { err, actor_id: actorId },
+          "queue refill failed; the next reconcile retries",
+        ),
+      );
     }
   }
 
