@@ -9,6 +9,8 @@ import {
   ZDatabaseUrl,
   ZEnvBoolean,
   ZEnvText,
+  ZRetentionEnv,
+  type TRetentionEnv,
 } from "@cyclium/core/config";
 import { z } from "zod";
 import { parseTrustedProxies, type TTrustedProxies } from "./server/auth/client-address";
@@ -67,6 +69,25 @@ let cachedEnv: TWebEnv | undefined;
 export function getWebEnv(): TWebEnv {
   cachedEnv ??= parseWebEnv(process.env);
   return cachedEnv;
+}
+
+let cachedRetention: TRetentionEnv | undefined;
+
+/**
+ * The retention settings alone (CYCLIUM_RETENTION_*, CYCLIUM_PRUNER_*), for the Recovery page and
+ * "Prune now": reading them needs no DATABASE_URL, which the console's request context does not
+ * take from here (tests build it on a database of their own).
+ */
+export function getRetentionEnv(): TRetentionEnv {
+  if (cachedRetention === undefined) {
+    const result = ZRetentionEnv.safeParse(withoutEmptyValues(process.env));
+    if (!result.success) {
+      const problems = describeEnvIssues(result.error, process.env).map((line) => `  ${line}`);
+      throw new WebEnvError(`Invalid retention settings:\n${problems.join("\n")}`);
+    }
+    cachedRetention = result.data;
+  }
+  return cachedRetention;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { retentionPolicyFromEnv } from "@cyclium/core/config";
 import { describeRetentionPolicy, listPrunerRuns } from "@cyclium/core/retention";
-import { getWebEnv } from "../../../env";
+import { getRetentionEnv } from "../../../env";
 import { audited } from "../../audit";
 import { runPrunerNow } from "../../commands/run-pruner-now";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
@@ -11,13 +11,13 @@ import { ZPrunerOverviewInput, ZRunPrunerInput } from "./pruner.schema";
 // CYCLIUM_RETENTION_* variables as the workers, the policy each recorded run applied, the runs.
 export const prunerRouter = createTrpcRouter({
   overview: viewerProcedure.input(ZPrunerOverviewInput).query(async ({ ctx, input }) => {
-    const policy = describeRetentionPolicy(retentionPolicyFromEnv(getWebEnv()));
+    const policy = describeRetentionPolicy(retentionPolicyFromEnv(getRetentionEnv()));
     const runs = await listPrunerRuns({ limit: input.limit }, ctx.db);
     return toWire({ policy, runs });
   }),
 
   run: operatorProcedure.input(ZRunPrunerInput).mutation(({ ctx }) => {
-    const env = getWebEnv();
+    const env = getRetentionEnv();
     return audited(ctx, { action: "pruner.run", target: "cluster" }, async (tx) =>
       toWire(
         await runPrunerNow({
