@@ -18,8 +18,15 @@ export const CYCLIUM_ERROR_CODES = [
 
 export type CycliumErrorCode = (typeof CYCLIUM_ERROR_CODES)[number];
 
+/**
+ * Marks a CycliumError across copies of core: a bundler can load core twice (the console bundles
+ * its sources and the deployment's own import of core), and `instanceof` then fails across them.
+ */
+const CYCLIUM_ERROR_BRAND: unique symbol = Symbol.for("cyclium.error") as never;
+
 /** The one error type for expected failures; `message` is meant to be shown to a user. */
 export class CycliumError extends Error {
+  readonly [CYCLIUM_ERROR_BRAND] = true;
   override readonly name = "CycliumError";
   readonly code: CycliumErrorCode;
   readonly details: Readonly<Record<string, unknown>> | undefined;
@@ -36,5 +43,8 @@ export class CycliumError extends Error {
 }
 
 export function isCycliumError(error: unknown, code?: CycliumErrorCode): error is CycliumError {
-  return error instanceof CycliumError && (code === undefined || error.code === code);
+  const branded =
+    error instanceof CycliumError ||
+    (error instanceof Error && (error as Partial<CycliumError>)[CYCLIUM_ERROR_BRAND] === true);
+  return branded && (code === undefined || (error as CycliumError).code === code);
 }
