@@ -150,7 +150,12 @@ test("Cloacina's clients reach the trigger API at /v1 with tenant public, never 
   const body = (await list.json()) as { tenant_id: string; items: { trigger_name: string }[] };
   expect(body.tenant_id).toBe("public");
   expect(body.items.map((item) => item.trigger_name)).toContain(trigger);
-  const anonymous = await playwright.request.newContext({ baseURL });
+  // No cookies: the project's storage state would otherwise sign this context in as a user, and
+  // a user's POST without the console's Origin is refused as cross-origin (403), not 401.
+  const anonymous = await playwright.request.newContext({
+    baseURL,
+    storageState: { cookies: [], origins: [] },
+  });
   const refused = await anonymous.post(`/v1/tenants/public/triggers/${trigger}/fire`, {
     data: { event: null },
     maxRedirects: 0,
