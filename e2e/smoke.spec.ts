@@ -84,6 +84,9 @@ test("overview server-renders counts and live nodes, then refreshes them live", 
 });
 
 test("every page of the sidebar opens from the navigation", async ({ page }) => {
+  // Fourteen pages, each waited for: ~25 s on a quiet 2-core machine, over the 30 s default on a
+  // loaded one (it failed there at the Episodes page).
+  test.setTimeout(90_000);
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Console" });
   for (const target of NAV_PAGES) {
