@@ -231,7 +231,7 @@ export class ActorHost implements PollerHost {
     };
     return inSpan(SPAN_NAMES.fire, { attributes, kind: SpanKind.PRODUCER }, async (span) => {
       const result = await this.#fire(request);
-      if ("episodeId" in result) span.setAttribute(SPAN_ATTRIBUTES.episodeId, result.episodeId);
+      if (result.kind === "created") span.setAttribute(SPAN_ATTRIBUTES.episodeId, result.episodeId);
       return result;
     });
   }
