@@ -104,10 +104,23 @@ describe("a pruner killed mid-batch (SIGKILL)", () => {
       NODE_ID: "doomed",
       BATCH_SIZE: "200",
       LEASE_SECONDS: "2",
+      APPLICATION_NAME: "doomed-pruner",
     });
     processes.push(child);
     await child.waitFor((line) => line.event === "batch" && Number(line.batches) >= 4);
     await child.kill("SIGKILL");
+    // A delete the dead process had already sent still runs (and commits) on its backend; the
+    // backend ends only once it notices the closed socket. Count after that, or a batch lands
+    // between two counts.
+    const until = Date.now() + 15_000;
+    while (
+      (await count(
+        `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'doomed-pruner'`,
+      )) > 0
+    ) {
+      if (Date.now() > until) throw new Error("the killed pruner's backends did not end in 15 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const left = await count(`SELECT count(*) FROM cyclium_episodes WHERE actor_id = 'killed'`);
     expect(left).toBeGreaterThan(0);
@@ -143,8 +156,8 @@ describe("a pruner killed mid-batch (SIGKILL)", () => {
         db.pool,
       );
     let result = await next();
-    const until = Date.now() + 10_000;
-    while (result.kind === "busy" && Date.now() < until) {
+    const leaseLapsed = Date.now() + 10_000;
+    while (result.kind === "busy" && Date.now() < leaseLapsed) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       result = await next();
     }

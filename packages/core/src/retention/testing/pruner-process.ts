@@ -6,7 +6,12 @@ import { silentLogger, Telemetry } from "../../telemetry/index";
 import { DEFAULT_RETENTION_POLICY } from "../retention-policy";
 import { runPruner } from "../run-pruner";
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+// The application name lets the test wait for this process's backends to end after the kill.
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 2,
+  application_name: process.env.APPLICATION_NAME ?? "cyclium-pruner-test",
+});
 const print = (event: Record<string, unknown>): void => {
   process.stdout.write(`${JSON.stringify({ pid: process.pid, ...event })}\n`);
 };
