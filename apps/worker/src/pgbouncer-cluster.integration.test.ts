@@ -1,5 +1,5 @@
 import { clearModeOverride, setModeOverride } from "@cyclium/core/modes";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import {
   PIPELINE_DEPLOYMENT_PATH,

@@ -2,7 +2,7 @@
 // @opentelemetry/api alone; registering a provider here is what turns its spans on. Off unless
 // an OTEL_* variable asks for traces, so a worker without them keeps the API's no-op tracer.
 import { tracingExporterFromEnv, type TTracingEnv } from "@cyclium/core/config";
-import type { NodeExtension } from "@cyclium/core/node";
+import type { NodeExtension } from "@cyclium/core/nodes";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import {
   defaultResource,

@@ -1,4 +1,4 @@
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
 import { clearModeOverride, setModeOverride } from "@cyclium/core/modes";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";

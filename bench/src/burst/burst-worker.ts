@@ -6,7 +6,7 @@
  * ran, and reports its memory and counters every 250 ms.
  */
 import { defineActor, done, type Strategy } from "@cyclium/core/actors";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
 import { Telemetry, type Logger } from "@cyclium/core/telemetry";
 import os from "node:os";
 import path from "node:path";

@@ -1,4 +1,4 @@
-import { createCycliumNode, type CycliumNode, type NodeExtension } from "@cyclium/core/node";
+import { createCycliumNode, type CycliumNode, type NodeExtension } from "@cyclium/core/nodes";
 import { Telemetry } from "@cyclium/core/telemetry";
 import pg from "pg";
 import { pino } from "pino";

@@ -6,7 +6,7 @@
 import pg from "pg";
 import { z } from "zod";
 import { defineActor } from "../src/actors/index";
-import { createCycliumNode } from "../src/node/index";
+import { createCycliumNode } from "../src/nodes/index";
 import { noopStrategy } from "../src/runtime/testing/index";
 import { silentLogger, Telemetry } from "../src/telemetry/index";
 

@@ -1,5 +1,5 @@
 import { defineActor, done, type Strategy } from "@cyclium/core/actors";
-import { createCycliumNode } from "@cyclium/core/node";
+import { createCycliumNode } from "@cyclium/core/nodes";
 import { Telemetry, type Logger } from "@cyclium/core/telemetry";
 import pg from "pg";
 import { itemOf, type Consumer, type ConsumerOptions } from "../consumer";

@@ -1,5 +1,7 @@
-// Public face of the node registry: each process's row in cyclium_nodes, refreshed by a
-// heartbeat, and the listing the console shows.
+// Public face of a Cyclium node (SPEC: one process of the cluster). `createCycliumNode` wires every
+// runtime component of one process; extensions (recovery, workflows, fan-out triggers) plug in
+// through `extensions`. Its identity, its row in cyclium_nodes refreshed by a heartbeat, and the
+// listing the console shows live here too.
 export type { NodeInfo, NodeKind, NodeRecord, NodeStatus } from "./node";
 export { registerNode, type RegisterNodeOptions } from "./register-node";
 export { recordNodeHeartbeat, type RecordNodeHeartbeatOptions } from "./record-node-heartbeat";
@@ -21,3 +23,16 @@ export {
   resolveNodeIdentity,
   type NodeIdentitySource,
 } from "./node-identity";
+export {
+  createCycliumNode,
+  type CycliumNode,
+  type CycliumNodeOptions,
+} from "./create-cyclium-node";
+export type { CycliumNodeContext, NodeExtension, NodeExtensionHandle } from "./node-extension";
+export {
+  claimsExpiryExtension,
+  type ClaimsExpiryExtensionOptions,
+} from "./claims-expiry-extension";
+export { ExpectationTriggers, type ExpectationTriggersOptions } from "./expectation-triggers";
+export { ScheduleTimer, type ScheduleTimerOptions } from "./schedule-timer";
+export { PollTimer, type PollTimerOptions } from "./poll-timer";

@@ -1,4 +1,4 @@
-import type { NodeExtension } from "../node/index";
+import type { NodeExtension } from "../nodes/index";
 import type { WorkflowEngine } from "../workflows/index";
 import { createRecovery, type Recovery } from "./create-recovery";
 import type { ResolveRecoveryPolicy } from "./recovery-policy";

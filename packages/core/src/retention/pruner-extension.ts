@@ -1,4 +1,4 @@
-import type { NodeExtension } from "../node/index";
+import type { NodeExtension } from "../nodes/index";
 import { startRecoveryTimer } from "../recovery/recovery-timer";
 import { runPruner, type RunPrunerResult } from "./run-pruner";
 import { DEFAULT_RETENTION_POLICY, type RetentionPolicy } from "./retention-policy";

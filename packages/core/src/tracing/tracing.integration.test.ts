@@ -9,7 +9,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineActor, done, next, type Strategy } from "../actors/index";
-import { createCycliumNode, type CycliumNode } from "../node/index";
+import { createCycliumNode, type CycliumNode } from "../nodes/index";
 import { recoveryExtension } from "../recovery/index";
 import { stepsStrategy } from "../runtime/testing/index";
 import { silentLogger, Telemetry } from "../telemetry/index";

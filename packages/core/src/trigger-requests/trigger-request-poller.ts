@@ -2,7 +2,8 @@ import type { PgListener } from "../bus/index";
 import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import type { Mode } from "../modes/index";
-import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/index";
+// The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
+import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
 import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";

@@ -1,5 +1,5 @@
 import { CycliumError } from "../errors/index";
-import type { NodeExtension } from "../node/index";
+import type { NodeExtension } from "../nodes/index";
 import type { WorkflowEngine, WorkflowRegistry } from "../workflows/index";
 import type { TriggerRegistry } from "./trigger-registry";
 import { TriggerScheduler } from "./trigger-scheduler";

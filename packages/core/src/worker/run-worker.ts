@@ -7,16 +7,16 @@ import { loadWorkClaims } from "../claims/index";
 import type { Deployment } from "../deployment/index";
 import { isCycliumError } from "../errors/index";
 import { findingsExpiryExtension, type FindingsExpiryExtensionOptions } from "../findings/index";
-import { resolveNodeIdentity } from "../nodes/node-identity";
 import type { Mode } from "../modes/index";
 import {
   claimsExpiryExtension,
   createCycliumNode,
+  DEFAULT_LIVE_WITHIN_MS,
+  resolveNodeIdentity,
   type ClaimsExpiryExtensionOptions,
   type CycliumNode,
   type NodeExtension,
-} from "../node/index";
-import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/index";
+} from "../nodes/index";
 import { recoveryExtension, type RecoveryExtensionOptions } from "../recovery/index";
 import { prunerExtension, type PrunerExtensionOptions } from "../retention/index";
 import { createPrometheusExporter, registerClusterGauges, Telemetry } from "../telemetry/index";

@@ -1,4 +1,4 @@
-import type { NodeExtension } from "../node/index";
+import type { NodeExtension } from "../nodes/index";
 import { cancelEpisode } from "../episodes/commands/index";
 import { WorkflowEngine } from "./workflow-engine";
 import type { WorkflowRegistry } from "./workflow-registry";

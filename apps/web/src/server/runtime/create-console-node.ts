@@ -1,6 +1,6 @@
 import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/claims";
 import type { Deployment } from "@cyclium/core/deployment";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
 import { createRecovery } from "@cyclium/core/recovery";
 import type { Logger, Telemetry } from "@cyclium/core/telemetry";
 import { triggerExtension } from "@cyclium/core/triggers";
@@ -72,6 +72,7 @@ export async function createConsoleNode(
   const runtime: TConsoleRuntime = {
     nodeIdentity: options.nodeIdentity,
     registry: node.registry,
+    bus: node.bus,
     triggers: deployment.triggers,
     workflows: deployment.workflows,
     fire: (request) => node.host.fire(request),

@@ -1,6 +1,6 @@
 import { loadWorkClaims } from "@cyclium/core/claims";
 import { isCycliumError } from "@cyclium/core/errors";
-import type { CycliumNode } from "@cyclium/core/node";
+import type { CycliumNode } from "@cyclium/core/nodes";
 import { pino } from "pino";
 import { getWebEnv } from "../../env";
 import { getPool } from "../db";

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { Queryable } from "../../db/index";
 import { CycliumError } from "../../errors/index";
-import { listRegisteredStrategies } from "../../nodes/index";
+// The registry file, not nodes/index: that face also carries createCycliumNode, which needs actors.
+import { listRegisteredStrategies } from "../../nodes/list-registered-strategies";
 import type { ExpectationDefinition } from "../actor-definition";
 import { formatIssues } from "../define-actor";
 import { parseAgentDefinition, type StoredAgentDefinition } from "./agent-definition";

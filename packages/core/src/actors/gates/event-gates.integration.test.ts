@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryBus } from "../../bus/index";
 import { PostgresWorkClaims } from "../../claims/index";
 import { ModeController } from "../../modes/index";
-import { ExpectationTriggers } from "../../node/expectation-triggers";
+import { ExpectationTriggers } from "../../nodes/expectation-triggers";
 import { ActorHost } from "../../runtime/index";
 import { silentLogger, Telemetry, type TelemetryEvent } from "../../telemetry/index";
 import { ActorRegistry } from "../actor-registry";

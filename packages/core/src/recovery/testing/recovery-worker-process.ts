@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { defineActor, done, next, type Strategy } from "../../actors/index";
-import { createCycliumNode } from "../../node/index";
+import { createCycliumNode } from "../../nodes/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
 import { recoveryExtension } from "../recovery-extension";
 

@@ -3,7 +3,7 @@
 // and fans out to two workflows. Reports "ready" on stdout; stops on SIGTERM.
 import pg from "pg";
 import { defineActor } from "../../actors/index";
-import { createCycliumNode } from "../../node/index";
+import { createCycliumNode } from "../../nodes/index";
 import { noopStrategy } from "../../runtime/testing/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
 import { defineWorkflow, WorkflowRegistry, workflowExtension } from "../../workflows/index";

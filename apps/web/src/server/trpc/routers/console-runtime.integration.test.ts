@@ -1,4 +1,4 @@
-import type { CycliumNode } from "@cyclium/core/node";
+import type { CycliumNode } from "@cyclium/core/nodes";
 import { DEFAULT_DEPLOYMENT, loadDeployment } from "@cyclium/core/deployment";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";

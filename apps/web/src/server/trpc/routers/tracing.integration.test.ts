@@ -1,5 +1,5 @@
 import { DEFAULT_DEPLOYMENT, loadDeployment } from "@cyclium/core/deployment";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/node";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from "@cyclium/core/tracing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";

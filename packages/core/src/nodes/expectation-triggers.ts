@@ -1,10 +1,16 @@
 import type { ActorDefinition, ActorRegistry, ExpectationDefinition } from "../actors/index";
-import { EventGate, runsOnStack } from "../actors/index";
+import { BreakerGuard, circuitBreakerOf, EventGate, runsOnStack } from "../actors/index";
 import { serializeEvent, type Bus, type BusEvent } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { isCycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
-import type { ActorHost, FireResult, TFireRequest } from "../runtime/index";
+import {
+  fireDedupeKey,
+  parseFireRequest,
+  type ActorHost,
+  type FireResult,
+  type TFireRequest,
+} from "../runtime/index";
 import { defaultTelemetry, type Logger, type Telemetry } from "../telemetry/index";
 import { EventAdmission } from "./event-admission";
 import { PollTimer } from "./poll-timer";
@@ -19,6 +25,10 @@ export interface ExpectationTriggersOptions {
   stack: string | null;
   /** The node's env: the circuit breaker reads this env's episodes. */
   env?: string | null;
+  /** Owner of a breaker rejection's claim (one `circuit_breaker.rejected` per occurrence). */
+  nodeIdentity?: string;
+  /** The clock schedule timers read (ms since the epoch); tests move it to the next window. */
+  now?: () => number;
   telemetry?: Telemetry;
   logger: Logger;
   /** Bus events worked on at once (see event-admission.ts); default 256. */
@@ -79,16 +89,34 @@ export class ExpectationTriggers {
     const expectationId = expectation.id;
     const { trigger } = expectation;
     const active = (): boolean => this.#o.modes.effectiveMode(actorId) !== "disabled";
+    const breaker = this.#breakerOf(actorId, expectation);
+    // Every kind but manual passes the breaker first (SPEC 12): an open breaker refuses the fire.
+    const fire = async (request: TFireRequest): Promise<FireResult | undefined> => {
+      if (breaker !== undefined) {
+        const occurrence = fireDedupeKey(parseFireRequest(request), this.#o.env ?? null);
+        const meta = { trigger_type: request.triggerType, dedupe_key: occurrence };
+        if (!(await breaker.admits(occurrence, meta))) return undefined;
+      }
+      return this.#fire(request);
+    };
     if ("event" in trigger) {
       const gate = new EventGate({
         gates: trigger,
         actorId,
         expectationId,
-        env: this.#o.env ?? null,
-        db: this.#o.db,
-        telemetry: this.#o.telemetry ?? defaultTelemetry,
         logger: this.#o.logger,
-        bus: this.#o.bus,
+        ...(breaker === undefined
+          ? {}
+          : {
+              admit: (event: BusEvent) =>
+                breaker.admits(
+                  fireDedupeKey(
+                    parseFireRequest({ actorId, expectationId, triggerType: "event", event }),
+                    this.#o.env ?? null,
+                  ),
+                  { trigger_type: "event", event_id: event.id },
+                ),
+            }),
         fire: async ({ id, payload }) => {
           // Checked again after a debounce: the actor may have been disabled meanwhile.
           if (!active()) return false;
@@ -119,10 +147,11 @@ export class ExpectationTriggers {
         schedule: trigger.schedule,
         timezone: trigger.timezone,
         logger: this.#o.logger,
+        ...(this.#o.now === undefined ? {} : { now: this.#o.now }),
         onFire: async (scheduledAt) => {
           if (!active()) return;
           const input = { scheduledAt: scheduledAt.toISOString() };
-          await this.#fire({ actorId, expectationId, triggerType: "schedule", input, scheduledAt });
+          await fire({ actorId, expectationId, triggerType: "schedule", input, scheduledAt });
         },
       });
       timer.start();
@@ -136,7 +165,7 @@ export class ExpectationTriggers {
         logger: this.#o.logger,
         isActive: active,
         onFire: async (context) => {
-          await this.#fire({
+          await fire({
             actorId,
             expectationId,
             triggerType: "poll",
@@ -149,6 +178,22 @@ export class ExpectationTriggers {
       return [() => timer.stop()];
     }
     return [];
+  }
+
+  #breakerOf(actorId: string, expectation: ExpectationDefinition): BreakerGuard | undefined {
+    const config = circuitBreakerOf(expectation.trigger);
+    if (config === null) return undefined;
+    return new BreakerGuard({
+      breaker: config,
+      actorId,
+      expectationId: expectation.id,
+      env: this.#o.env ?? null,
+      nodeIdentity: this.#o.nodeIdentity ?? "unknown-node",
+      db: this.#o.db,
+      telemetry: this.#o.telemetry ?? defaultTelemetry,
+      logger: this.#o.logger,
+      bus: this.#o.bus,
+    });
   }
 
   /** The fire's result, or undefined when it could not fire (logged here). */

@@ -2,7 +2,7 @@ import type { ActorRegistry } from "../actors/index";
 import type { Bus, PgListener } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
 import type { ModeController } from "../modes/index";
-import type { NodeKind } from "../nodes/index";
+import type { NodeKind } from "./node";
 import type { ActorHost } from "../runtime/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import type pg from "pg";

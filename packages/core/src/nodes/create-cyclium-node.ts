@@ -9,7 +9,8 @@ import {
 import { PgBus, PgListener } from "../bus/index";
 import { createWorkClaims, type WorkClaims, type WorkClaimsMode } from "../claims/index";
 import { ModeController, ModeSync, type Mode } from "../modes/index";
-import { NodeHeartbeat, type NodeKind } from "../nodes/index";
+import type { NodeKind } from "./node";
+import { NodeHeartbeat } from "./node-heartbeat";
 import { ActorHost, publishEpisodeEvent, type QueueOptions } from "../runtime/index";
 import { createRollupWriter, type Logger, type Telemetry } from "../telemetry/index";
 import { DeferredRunner, TriggerRequestPoller } from "../trigger-requests/index";
@@ -123,6 +124,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     db,
     stack,
     env,
+    nodeIdentity,
     telemetry,
     logger,
   });
