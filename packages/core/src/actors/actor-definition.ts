@@ -113,8 +113,11 @@ export const ZActorDefinition = z
       .max(10_000)
       .default(DEFAULT_MAX_CONCURRENT_EPISODES),
     episodeOverflow: ZEpisodeOverflow.default("queue"),
-    /** Queue length at which `drop` / `shed_oldest` apply; `queue` never limits. */
-    maxQueuedEpisodes: z.number().int().positive().optional(),
+    /**
+     * Queue length at which `drop` / `shed_oldest` apply; `queue` never limits. 0 is no queue at
+     * all: a fire while every slot is busy is dropped (`shed_oldest` too: nothing waits to shed).
+     */
+    maxQueuedEpisodes: z.number().int().min(0).optional(),
     /** Stacks this actor runs on; empty or absent = every stack. */
     stacks: z.array(z.string().trim().min(1).max(255)).default([]),
     expectations: z.array(ZExpectation).min(1, "an actor needs at least one expectation"),

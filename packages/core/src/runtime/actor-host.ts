@@ -261,10 +261,15 @@ export class ActorHost implements PollerHost {
         `Actor "${actor.identifier}" is disabled on node ${nodeIdentity}.`,
       );
     }
-    if (mode === "full" && this.#queueFull(actor) && actor.episodeOverflow === "drop") {
+    if (mode === "full" && this.#queueFull(actor) && this.#dropsArrival(actor)) {
       logger.info(
-        { actor_id: actor.identifier, queued: actor.maxQueuedEpisodes, node: nodeIdentity },
-        "fire dropped: the actor's queue is full (episodeOverflow drop)",
+        {
+          actor_id: actor.identifier,
+          queued: actor.maxQueuedEpisodes,
+          policy: actor.episodeOverflow,
+          node: nodeIdentity,
+        },
+        "fire dropped: every slot is busy and the actor's queue is full",
       );
       this.#overflowed(actor);
       this.#announce(LIFECYCLE_TOPICS.episodeDropped, {
@@ -358,8 +363,8 @@ export class ActorHost implements PollerHost {
     const recovered = options.recovered ?? false;
     if (!recovered && this.#queueFull(actor) && actor.episodeOverflow !== "queue") {
       this.#overflowed(actor);
-      if (actor.episodeOverflow === "drop") return { ok: false, reason: "queue_full" };
-      if (actor.episodeOverflow === "shed_oldest") this.#shedOldest(actor);
+      if (this.#dropsArrival(actor)) return { ok: false, reason: "queue_full" };
+      this.#shedOldest(actor);
     }
     let settle!: (result: QueuedEpisodeResult) => void;
     const settled = new Promise<QueuedEpisodeResult>((resolve) => (settle = resolve));
@@ -465,10 +470,29 @@ export class ActorHost implements PollerHost {
     return actor !== undefined && runsOnStack(actor, this.#o.stack) ? actor : undefined;
   }
 
+  /**
+   * No room for one more episode here: its queue holds `maxQueuedEpisodes` and every slot is busy.
+   * The second half matters only without a queue (`maxQueuedEpisodes: 0`): an empty queue is then
+   * "full", yet a free slot still takes the episode at once.
+   */
   #queueFull(actor: ActorDefinition): boolean {
+    if (actor.maxQueuedEpisodes === undefined) return false;
+    const queued = this.queuedCount(actor.identifier);
     return (
-      actor.maxQueuedEpisodes !== undefined &&
-      this.queuedCount(actor.identifier) >= actor.maxQueuedEpisodes
+      queued >= actor.maxQueuedEpisodes &&
+      this.runningCount(actor.identifier) + queued >= actor.maxConcurrentEpisodes
+    );
+  }
+
+  /**
+   * Whether an arrival at a full queue is refused rather than let in. `shed_oldest` sheds a
+   * waiting episode to make room; with no queue nothing waits, and running episodes are never
+   * shed (they may be halfway through a side effect), so the arrival is dropped as under `drop`.
+   */
+  #dropsArrival(actor: ActorDefinition): boolean {
+    return (
+      actor.episodeOverflow === "drop" ||
+      (actor.episodeOverflow === "shed_oldest" && actor.maxQueuedEpisodes === 0)
     );
   }
 
