@@ -15,6 +15,7 @@ export {
 export {
   NodeHeartbeat,
   DEFAULT_NODE_HEARTBEAT_MS,
+  NODE_MODES_APPLIED_TOPIC,
   type NodeHeartbeatOptions,
 } from "./node-heartbeat";
 export {

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { publishBusEvent } from "../bus/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { Queryable } from "../db/index";
 import type { ModeController } from "../modes/index";
@@ -6,6 +7,13 @@ import { markNodeStopped } from "./mark-node-stopped";
 import type { NodeInfo } from "./node";
 import { recordNodeHeartbeat } from "./record-node-heartbeat";
 import { registerNode } from "./register-node";
+
+/**
+ * Published after the beat that records a change of this node's modes, so a console shows the
+ * override applied within the same second instead of at its next poll (issue 14: "applying…"
+ * stayed for about 3 s although the worker had applied the override in 0.2 s).
+ */
+export const NODE_MODES_APPLIED_TOPIC = "node.modes_applied";
 
 /** Default beat interval; listNodes' default window tolerates three missed beats. */
 export const DEFAULT_NODE_HEARTBEAT_MS = 5_000;
@@ -53,7 +61,7 @@ export class NodeHeartbeat {
     await registerNode({ db: heartbeat.#db, node: heartbeat.#info() });
     heartbeat.#timer = setInterval(() => void heartbeat.beat(), heartbeat.#intervalMs);
     heartbeat.#timer.unref();
-    heartbeat.#offModeChange = heartbeat.#modes?.onChange(() => void heartbeat.beat());
+    heartbeat.#offModeChange = heartbeat.#modes?.onChange(() => void heartbeat.#beatModeChange());
     return heartbeat;
   }
 
@@ -72,6 +80,24 @@ export class NodeHeartbeat {
     this.#offModeChange?.();
     await this.#beating;
     if (markStopped) await markNodeStopped({ db: this.#db, identity: this.#node.identity });
+  }
+
+  async #beatModeChange(): Promise<void> {
+    await this.beat();
+    if (this.#stopped || this.#failing) return;
+    const { identity } = this.#node;
+    try {
+      // No env in the payload: the modes grid shows every node of the cluster, whatever env a
+      // console inspects.
+      await publishBusEvent({
+        db: this.#db,
+        topic: NODE_MODES_APPLIED_TOPIC,
+        payload: { node: identity },
+        source: identity,
+      });
+    } catch (err) {
+      this.#logger.warn({ err }, "could not publish the applied modes");
+    }
   }
 
   async #beatOnce(): Promise<void> {

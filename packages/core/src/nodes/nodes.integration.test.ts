@@ -1,10 +1,11 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { PgBus, type BusEvent } from "../bus/index";
 import { ModeController } from "../modes/index";
 import { listNodes } from "./list-nodes";
 import { markNodeStopped } from "./mark-node-stopped";
 import type { NodeInfo } from "./node";
-import { NodeHeartbeat } from "./node-heartbeat";
+import { NODE_MODES_APPLIED_TOPIC, NodeHeartbeat } from "./node-heartbeat";
 import { recordNodeHeartbeat } from "./record-node-heartbeat";
 import { registerNode } from "./register-node";
 
@@ -118,6 +119,30 @@ describe("node registry", () => {
     }
     const [stopped] = await listNodes({ db: db.pool });
     expect(stopped?.status).toBe("stopped");
+  });
+
+  it("NodeHeartbeat announces an applied mode change on the bus after recording it", async () => {
+    const bus = await PgBus.start({ db: db.pool, connection: db.url, cleanup: false });
+    const applied: BusEvent[] = [];
+    bus.subscribe(NODE_MODES_APPLIED_TOPIC, (event) => void applied.push(event));
+    const modes = new ModeController({ nodeIdentity: "worker-2", baseMode: "full" });
+    const heartbeat = await NodeHeartbeat.start({
+      db: db.pool,
+      node: { identity: "worker-2", kind: "worker" },
+      modes,
+      intervalMs: 60_000,
+    });
+    try {
+      await modes.setActorOverride("resource_monitor", "disabled");
+      await vi.waitFor(() => expect(applied).toHaveLength(1), { timeout: 2_000 });
+      expect(applied[0]?.payload).toEqual({ node: "worker-2" });
+      // Published after the beat: a console refetching on the event reads the new modes.
+      const row = (await listNodes({ db: db.pool })).find((node) => node.identity === "worker-2");
+      expect(row?.overrides).toEqual({ resource_monitor: "disabled" });
+    } finally {
+      await heartbeat.stop();
+      await bus.close();
+    }
   });
 
   it("NodeHeartbeat refreshes last_seen_at on its interval", async () => {
