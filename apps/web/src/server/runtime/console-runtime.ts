@@ -1,10 +1,12 @@
 import type { ActorRegistry } from "@cyclium/core/actors";
+import type { Bus } from "@cyclium/core/bus";
 import type { Episode } from "@cyclium/core/episodes";
 import { CycliumError } from "@cyclium/core/errors";
 import type { Recovery } from "@cyclium/core/recovery";
 import type { FireResult, TFireRequest } from "@cyclium/core/runtime";
 import type { TriggerRegistry, WorkflowStarter } from "@cyclium/core/triggers";
 import type { WorkflowEngine, WorkflowRegistry } from "@cyclium/core/workflows";
+import { getLiveHub } from "../live/live-hub";
 
 /**
  * What the console's procedures need from the Cyclium node this process runs (trigger_only,
@@ -23,6 +25,8 @@ export interface TConsoleRuntime {
   /** The operator's resume / retry of a `blocked` instance, run by this node's engine. */
   workflowOperator: Pick<WorkflowEngine, "resume" | "retryStep">;
   recovery: Recovery;
+  /** The node's bus, which feeds the console's push channel (server/live); absent in fakes. */
+  bus?: Pick<Bus, "subscribe">;
 }
 
 // Kept on globalThis: Next may evaluate server modules in more than one bundle (route handlers,
@@ -33,6 +37,8 @@ const globalForRuntime = globalThis as typeof globalThis & {
 
 export function setConsoleRuntime(runtime: TConsoleRuntime | null): void {
   globalForRuntime.cycliumConsoleRuntime = runtime;
+  // Browsers' live streams follow the node: fed while it runs, told to resync when it changes.
+  getLiveHub().attach(runtime?.bus ?? null);
 }
 
 export function findConsoleRuntime(): TConsoleRuntime | null {

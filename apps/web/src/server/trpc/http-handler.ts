@@ -22,6 +22,16 @@ export const TRPC_RESPONSE_HEADERS = {
 } as const;
 
 /**
+ * A live stream (text/event-stream): `no-transform` keeps Next's gzip from holding events back
+ * until a compression block fills, and `x-accel-buffering: no` does the same for an nginx in front.
+ */
+const SSE_RESPONSE_HEADERS = {
+  ...TRPC_RESPONSE_HEADERS,
+  "cache-control": "no-store, no-transform",
+  "x-accel-buffering": "no",
+} as const;
+
+/**
  * Serves one /api/trpc request. The route handler passes the real context; tests pass one
  * built around a test database and go through exactly this HTTP layer (batching, methods, body).
  */
@@ -40,7 +50,9 @@ export async function handleTrpcHttpRequest(
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
     createContext: ({ info }) => createContext(info.type),
-    responseMeta: () => ({ headers: TRPC_RESPONSE_HEADERS }),
+    responseMeta: ({ type }) => ({
+      headers: type === "subscription" ? SSE_RESPONSE_HEADERS : TRPC_RESPONSE_HEADERS,
+    }),
     onError({ error, path, type }) {
       // Expected failures (bad input, not found) are answered to the caller; only bugs and
       // infrastructure faults are logged, with the full error the browser never sees.

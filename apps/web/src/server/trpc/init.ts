@@ -47,6 +47,15 @@ export interface TTrpcContext {
 export const PUBLIC_PROCEDURES: ReadonlySet<string> = new Set(["auth.session"]);
 
 const t = initTRPC.context<TTrpcContext>().create({
+  // The live stream (routers/live.ts): a ping every 10 s keeps idle proxies from closing it and
+  // lets the browser notice a dead one (no message for 25 s: reconnect). Each stream ends after
+  // 5 minutes and the browser reconnects, so a session that ended meanwhile stops receiving
+  // hints within 5 minutes, as it stops reading within one poll.
+  sse: {
+    ping: { enabled: true, intervalMs: 10_000 },
+    maxDurationMs: 5 * 60_000,
+    client: { reconnectAfterInactivityMs: 25_000 },
+  },
   // The browser never sees stack traces or internal messages (SQL text, file paths): unexpected
   // errors become a generic message and are logged on the server by the route handler.
   errorFormatter({ shape, error }) {

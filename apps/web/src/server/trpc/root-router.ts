@@ -8,6 +8,7 @@ import { claimsRouter } from "./routers/claims";
 import { envsRouter } from "./routers/envs";
 import { episodesRouter } from "./routers/episodes";
 import { findingsRouter } from "./routers/findings";
+import { liveRouter } from "./routers/live";
 import { modesRouter } from "./routers/modes";
 import { overviewRouter } from "./routers/overview";
 import { prunerRouter } from "./routers/pruner";
@@ -27,6 +28,7 @@ export const appRouter = createTrpcRouter({
   envs: envsRouter,
   episodes: episodesRouter,
   findings: findingsRouter,
+  live: liveRouter,
   modes: modesRouter,
   overview: overviewRouter,
   pruner: prunerRouter,
