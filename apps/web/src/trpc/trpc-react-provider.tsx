@@ -1,7 +1,7 @@
 "use client";
 
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { type ReactNode, useState } from "react";
 import { z } from "zod";
@@ -33,7 +33,13 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
       // Relative URL: hooks only fetch in the browser; the server prefetches via the router.
       links: [
         signInOnUnauthorizedLink(),
-        httpBatchLink({ url: "/api/trpc", maxItems: 10 /* the server refuses larger batches */ }),
+        // The live stream (live.events) is Server-sent Events on the same endpoint; everything
+        // else is batched.
+        splitLink({
+          condition: (op) => op.type === "subscription",
+          true: httpSubscriptionLink({ url: "/api/trpc" }),
+          false: httpBatchLink({ url: "/api/trpc", maxItems: 10 /* the server refuses more */ }),
+        }),
       ],
     }),
   );

@@ -8,6 +8,7 @@ import { useTRPC } from "@/trpc/trpc-react-provider";
 import { ActorsSection } from "./actors-section";
 import { CircuitBreakersSection } from "./circuit-breakers-section";
 import { NodeModesSection } from "./node-modes-section";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 const REFRESH_MS = 3_000;
 
@@ -20,8 +21,14 @@ export function ActorsLive({
 }) {
   const trpc = useTRPC();
   const env = useEnvInput();
-  const actors = useQuery({ ...trpc.actors.list.queryOptions(), refetchInterval: 15_000 });
-  const cluster = useQuery({ ...trpc.modes.cluster.queryOptions(), refetchInterval: REFRESH_MS });
+  const actors = useQuery({
+    ...trpc.actors.list.queryOptions(),
+    refetchInterval: useRefetchInterval(15_000),
+  });
+  const cluster = useQuery({
+    ...trpc.modes.cluster.queryOptions(),
+    refetchInterval: useRefetchInterval(REFRESH_MS),
+  });
   const inspecting = env === undefined ? consoleEnv : env;
   // A manual fire runs through this console's node, so it creates the episode in its own env.
   const fireBlockedReason =

@@ -7,6 +7,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { formatDuration } from "@/lib/format-duration";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TCircuitBreaker = TRouterOutputs["actors"]["circuitBreakers"][number];
 
@@ -37,14 +38,15 @@ function stateDetail(breaker: TCircuitBreaker) {
 }
 
 /**
- * Circuit-breaker state of every event expectation that declares one (SPEC 12), derived from
- * its newest finished episodes in the inspected env, so every node reads the same state.
+ * Circuit-breaker state of every expectation a breaker guards (every trigger kind but manual,
+ * unless switched off; SPEC 12), derived from its newest finished episodes in the inspected env,
+ * so every node reads the same state.
  */
 export function CircuitBreakersSection({ env }: { env: string | null | undefined }) {
   const trpc = useTRPC();
   const breakers = useQuery({
     ...trpc.actors.circuitBreakers.queryOptions({ env }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   if (breakers.isError && !breakers.data) {
     return <ErrorCallout error={breakers.error} what="the circuit breakers" />;
@@ -55,7 +57,7 @@ export function CircuitBreakersSection({ env }: { env: string | null | undefined
   if (breakers.data.length === 0) {
     return (
       <p className="note" data-testid="circuit-breakers-empty">
-        No event expectation declares a circuit breaker.
+        No expectation is guarded by a circuit breaker.
       </p>
     );
   }

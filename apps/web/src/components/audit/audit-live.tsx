@@ -11,6 +11,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TEntry = TRouterOutputs["auditLog"]["list"]["items"][number];
 const REFRESH_MS = 3_000;
@@ -68,7 +69,7 @@ export function AuditLive() {
       ...usePageInput(),
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS, { pushed: false }),
   });
   return (
     <LivePage

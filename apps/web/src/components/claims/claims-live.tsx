@@ -13,6 +13,7 @@ import { formatDuration } from "@/lib/format-duration";
 import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TClaim = TRouterOutputs["claims"]["list"]["items"][number];
 const REFRESH_MS = 2_000;
@@ -96,11 +97,11 @@ export function ClaimsLive() {
   const list = useQuery({
     ...trpc.claims.list.queryOptions({ env, state, lapsedOnly, limit: 50, ...usePageInput() }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   const summary = useQuery({
     ...trpc.claims.summary.queryOptions({ env }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   return (
     <LivePage

@@ -5,6 +5,7 @@ import { ErrorCallout } from "@/components/ui/query-state";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 /** A `recovery_history` entry written by core's resolveResume when a restart met a checkpoint. */
 interface TResumeEntry {
@@ -53,7 +54,7 @@ export function CheckpointsCard({
   const trpc = useTRPC();
   const checkpoints = useQuery({
     ...trpc.episodes.checkpoints.queryOptions({ id: episodeId }),
-    refetchInterval: refreshMs,
+    refetchInterval: useRefetchInterval(refreshMs),
   });
   const resumes = recoveryHistory.map(asResumeEntry).filter((entry) => entry !== null);
   const resumedFrom = new Map<number, TResumeEntry[]>();

@@ -13,6 +13,7 @@ import { plural } from "@/lib/plural";
 import { formatDuration } from "@/lib/format-duration";
 import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 import { CheckpointsCard } from "./checkpoints-card";
 import { OutputsCard } from "./outputs-card";
 import { ClaimCard } from "./claim-card";
@@ -22,6 +23,11 @@ import { EpisodeSideCards } from "./episode-side-cards";
 import { StepTimeline } from "./step-timeline";
 
 const ACTIVE_REFRESH_MS = 1_000;
+/**
+ * An active episode's end is pushed, but its start and its steps are not (one NOTIFY per step
+ * would double the bus traffic of a run): with the live stream on it still polls, more slowly.
+ */
+const ACTIVE_STREAMING_MS = 5_000;
 const SETTLED_REFRESH_MS = 10_000;
 
 function Facts({ episode }: { episode: TEpisodeDetail }) {
@@ -89,11 +95,13 @@ function Facts({ episode }: { episode: TEpisodeDetail }) {
 export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: boolean }) {
   const trpc = useTRPC();
   const envParam = useSearchParams().get("env");
+  const activeMs = useRefetchInterval(ACTIVE_REFRESH_MS, { streamingMs: ACTIVE_STREAMING_MS });
+  const settledMs = useRefetchInterval(SETTLED_REFRESH_MS);
   const detail = useQuery({
     ...trpc.episodes.detail.queryOptions({ id }),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
-      return status === "pending" || status === "running" ? ACTIVE_REFRESH_MS : SETTLED_REFRESH_MS;
+      return status === "pending" || status === "running" ? activeMs : settledMs;
     },
   });
   const back = (

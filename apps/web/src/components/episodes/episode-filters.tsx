@@ -4,6 +4,7 @@ import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
 import { useQuery } from "@tanstack/react-query";
 import { useUrlState, useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 export const TRIGGER_TYPES = ["event", "schedule", "poll", "manual", "workflow"] as const;
 
@@ -75,7 +76,7 @@ export function EpisodeFilters() {
   const { get, update } = useUrlState();
   const facets = useQuery({
     ...trpc.episodes.facets.queryOptions({ env }),
-    refetchInterval: 60_000,
+    refetchInterval: useRefetchInterval(60_000, { pushed: false }),
   });
   const actor = get("actor");
   const expectations =

@@ -12,6 +12,7 @@ import { useTRPC } from "@/trpc/trpc-react-provider";
 import { EpisodeFilters } from "./episode-filters";
 import { useEpisodeListInput } from "./episode-list-input";
 import { EpisodesTable } from "./episodes-table";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 /** New episodes show up within this long on the first page. */
 export const EPISODES_REFRESH_MS = 2_000;
@@ -28,7 +29,7 @@ export function EpisodesLive() {
     enabled: now !== null,
     // Filter changes keep the old rows on screen until the new ones arrive: no flash of empty.
     placeholderData: keepPreviousData,
-    refetchInterval: EPISODES_REFRESH_MS,
+    refetchInterval: useRefetchInterval(EPISODES_REFRESH_MS),
   });
   const filtered = ["actor", "expectation", "status", "trigger", "stack", "range", "archived"].some(
     (key) => params.get(key) !== null,

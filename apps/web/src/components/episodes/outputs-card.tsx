@@ -5,6 +5,7 @@ import { JsonBlock } from "@/components/ui/json-block";
 import { ErrorCallout } from "@/components/ui/query-state";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 /**
  * The outputs the episode wrote with `ctx.output` (issue 20): one row per output key, written
@@ -14,7 +15,7 @@ export function OutputsCard({ episodeId, refreshMs }: { episodeId: string; refre
   const trpc = useTRPC();
   const outputs = useQuery({
     ...trpc.episodes.outputs.queryOptions({ id: episodeId }),
-    refetchInterval: refreshMs,
+    refetchInterval: useRefetchInterval(refreshMs),
   });
   const rows = outputs.data ?? [];
   return (

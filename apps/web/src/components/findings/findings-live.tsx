@@ -12,6 +12,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TFinding = TRouterOutputs["findings"]["list"]["items"][number];
 const REFRESH_MS = 3_000;
@@ -90,7 +91,7 @@ export function FindingsLive() {
       ...usePageInput(),
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   return (
     <LivePage

@@ -10,6 +10,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { EventChart } from "@/components/telemetry/event-chart";
 import { useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 const CLAIM_EVENTS = [
   "cyclium.work_claims.steal",
@@ -24,11 +25,11 @@ export function OverviewExtras() {
   const env = useEnvInput();
   const findings = useQuery({
     ...trpc.findings.activeSummary.queryOptions({ env }),
-    refetchInterval: 5_000,
+    refetchInterval: useRefetchInterval(5_000),
   });
   const claims = useQuery({
     ...trpc.telemetry.series.queryOptions({ events: [...CLAIM_EVENTS], minutes: 60 }),
-    refetchInterval: 15_000,
+    refetchInterval: useRefetchInterval(15_000, { pushed: false }),
   });
   return (
     <>

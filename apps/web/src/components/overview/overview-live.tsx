@@ -12,6 +12,7 @@ import { EpisodeStatusCards } from "./episode-status-cards";
 import { LiveIndicator } from "./live-indicator";
 import { LiveNodesTable } from "./live-nodes-table";
 import { OverviewExtras } from "./overview-extras";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 /** Polling cadence of the Overview: fast enough to watch an episode finish, cheap for the DB. */
 export const OVERVIEW_REFRESH_MS = 2_000;
@@ -24,7 +25,7 @@ export function OverviewLive() {
   const stats = useQuery({
     // No input for the console's own env: the same query key the server prefetched.
     ...trpc.overview.stats.queryOptions(env === undefined ? undefined : { env }),
-    refetchInterval: OVERVIEW_REFRESH_MS,
+    refetchInterval: useRefetchInterval(OVERVIEW_REFRESH_MS),
   });
 
   const header = (

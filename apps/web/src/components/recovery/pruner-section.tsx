@@ -9,6 +9,7 @@ import { mutationErrorMessage } from "@/lib/error-message";
 import { formatCount } from "@/lib/format-count";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TOverview = TRouterOutputs["pruner"]["overview"];
 type TRun = TOverview["runs"][number];
@@ -93,7 +94,7 @@ export function PrunerSection({ canOperate }: { canOperate: boolean }) {
   const trpc = useTRPC();
   const overview = useQuery({
     ...trpc.pruner.overview.queryOptions({}),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS, { pushed: false }),
   });
   if (!overview.data) return null;
   return (

@@ -13,6 +13,7 @@ import { formatCount } from "@/lib/format-count";
 import { useEnvInput } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TOverview = TRouterOutputs["recovery"]["overview"];
 type TSweep = TOverview["sweeps"][number];
@@ -101,7 +102,7 @@ export function RecoveryLive({ canOperate }: { canOperate: boolean }) {
   const env = useEnvInput();
   const overview = useQuery({
     ...trpc.recovery.overview.queryOptions({ env }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   return (
     <LivePage

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { DEFAULT_ENV_PARAM, envInputFromParam } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 const label = (env: string | null) => env ?? DEFAULT_ENV_PARAM;
 
@@ -18,7 +19,10 @@ export function EnvSelector({ consoleEnv }: { consoleEnv: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const envs = useQuery({ ...trpc.envs.list.queryOptions(), refetchInterval: 30_000 });
+  const envs = useQuery({
+    ...trpc.envs.list.queryOptions(),
+    refetchInterval: useRefetchInterval(30_000, { pushed: false }),
+  });
   const selectedInput = envInputFromParam(params.get("env"));
   const selected = selectedInput === undefined ? consoleEnv : selectedInput;
   const known = new Set<string | null>([consoleEnv, selected, ...(envs.data?.envs ?? [null])]);

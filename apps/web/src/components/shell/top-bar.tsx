@@ -3,6 +3,8 @@ import { Suspense } from "react";
 import { getNodeInfo } from "@/server/node-info";
 import { DisplayControls } from "./display-controls";
 import { EnvSelector } from "./env-selector";
+import { LiveUpdates } from "./live-updates";
+import { RefreshControl } from "./refresh-control";
 import { UserMenu } from "./user-menu";
 
 function Badge({ label, value, title }: { label: string; value: string; title: string }) {
@@ -38,6 +40,10 @@ export async function TopBar() {
           value={node.mode}
           title="The console creates episodes and defers their execution to full-mode workers"
         />
+        <RefreshControl />
+        <Suspense fallback={null}>
+          <LiveUpdates />
+        </Suspense>
         <DisplayControls />
         <UserMenu />
       </div>

@@ -7,6 +7,7 @@ import { SectionHeader } from "@/components/ui/query-state";
 import { useUrlState } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { EventChart } from "./event-chart";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 const REFRESH_MS = 15_000;
 
@@ -62,7 +63,7 @@ export function TelemetryLive() {
       node: get("node") ?? null,
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS, { pushed: false }),
   });
   return (
     <LivePage

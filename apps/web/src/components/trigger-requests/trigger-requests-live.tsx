@@ -12,6 +12,7 @@ import { formatDuration } from "@/lib/format-duration";
 import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TRequest = TRouterOutputs["triggerRequests"]["list"]["items"][number];
 const REFRESH_MS = 2_000;
@@ -85,7 +86,7 @@ export function TriggerRequestsLive() {
       ...usePageInput(),
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   return (
     <LivePage

@@ -13,6 +13,7 @@ import { isNotFoundError } from "@/lib/not-found-error";
 import { useEnvInput, withEnv } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 import { TriggerActions } from "./trigger-actions";
 import { ruleOf } from "./triggers-live";
 
@@ -76,10 +77,11 @@ export function TriggerDetail({
 }) {
   const trpc = useTRPC();
   const env = useEnvInput();
+  const refreshMs = useRefetchInterval(REFRESH_MS);
   const detail = useQuery({
     ...trpc.triggers.inspect.queryOptions({ env, name, firings: 50 }),
     // An unknown trigger is not polled again (the page below becomes the 404 page anyway).
-    refetchInterval: (query) => (isNotFoundError(query.state.error) ? false : REFRESH_MS),
+    refetchInterval: (query) => (isNotFoundError(query.state.error) ? false : refreshMs),
   });
   const back = (
     <div className="breadcrumb">

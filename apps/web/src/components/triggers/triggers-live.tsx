@@ -12,6 +12,7 @@ import { useEnvInput, withEnv } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { TriggerActions } from "./trigger-actions";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TTrigger = TRouterOutputs["triggers"]["list"]["items"][number];
 const REFRESH_MS = 3_000;
@@ -112,7 +113,7 @@ export function TriggersLive({
   const env = useEnvInput();
   const list = useQuery({
     ...trpc.triggers.list.queryOptions({ env }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   return (
     <LivePage pageId="triggers" query={list} refreshMs={REFRESH_MS} what="triggers">

@@ -12,6 +12,7 @@ import { withEnv } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { BlockedInstanceActions } from "./blocked-instance-actions";
 import { StepGraph } from "./step-graph";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 const REFRESH_MS = 2_000;
 
@@ -20,7 +21,7 @@ export function WorkflowInstance({ id, canOperate }: { id: string; canOperate: b
   const envParam = useSearchParams().get("env");
   const detail = useQuery({
     ...trpc.workflows.instance.queryOptions({ id }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   const back = (
     <div className="breadcrumb">

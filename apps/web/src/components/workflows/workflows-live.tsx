@@ -13,6 +13,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { useEnvInput, useUrlState, withEnv } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TInstance = TRouterOutputs["workflows"]["list"]["items"][number];
 const REFRESH_MS = 2_000;
@@ -80,7 +81,7 @@ export function WorkflowsLive() {
       ...usePageInput(),
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: useRefetchInterval(REFRESH_MS),
   });
   return (
     <LivePage

@@ -10,6 +10,7 @@ import { useTRPC } from "@/trpc/trpc-react-provider";
 import { draftOf, emptyDraft, type TAgentDefinitionView } from "./actor-draft";
 import { DynamicActorForm } from "./dynamic-actor-form";
 import styles from "./dynamic-actors.module.css";
+import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 function summary(definition: TAgentDefinitionView): string {
   if (!Array.isArray(definition.expectations)) return "";
@@ -30,12 +31,12 @@ export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
   const queryClient = useQueryClient();
   const definitions = useQuery({
     ...trpc.agentDefinitions.list.queryOptions(),
-    refetchInterval: 15_000,
+    refetchInterval: useRefetchInterval(15_000),
   });
   const strategies = useQuery({
     ...trpc.agentDefinitions.strategies.queryOptions(),
     enabled: canAdmin,
-    refetchInterval: 15_000,
+    refetchInterval: useRefetchInterval(15_000),
   });
   const [editing, setEditing] = useState<TAgentDefinitionView | "new" | null>(null);
   const [notice, setNotice] = useState("");
