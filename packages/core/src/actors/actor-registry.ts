@@ -25,9 +25,9 @@ export interface ActorRegistryOptions {
   logger?: Logger;
 }
 
-/** Why a strategy reference could not be resolved. */
+/** The strategy an expectation runs, or the name no strategy is registered under here. */
 export type ResolveStrategyResult =
-  { ok: true; strategy: AnyStrategy } | { ok: false; error: "unknown_strategy"; name: string };
+  { kind: "resolved"; strategy: AnyStrategy } | { kind: "unknown_strategy"; name: string };
 
 /**
  * Every actor a node knows: the compiled ones, fixed at start-up, and the dynamic ones, replaced
@@ -80,13 +80,13 @@ export class ActorRegistry {
   /** The strategy an expectation runs: its own object, or the registered one it names. */
   resolveStrategy(expectation: ExpectationDefinition): ResolveStrategyResult {
     if (typeof expectation.strategy !== "string") {
-      return { ok: true, strategy: expectation.strategy };
+      return { kind: "resolved", strategy: expectation.strategy };
     }
     const strategy = this.strategies.get(expectation.strategy);
     if (strategy === undefined) {
-      return { ok: false, error: "unknown_strategy", name: expectation.strategy };
+      return { kind: "unknown_strategy", name: expectation.strategy };
     }
-    return { ok: true, strategy };
+    return { kind: "resolved", strategy };
   }
 
   /** Replaces the set of dynamic actors and tells listeners what changed. */

@@ -27,7 +27,7 @@ export function defineActor<const I extends ActorInput>(
 /** Shared with the dynamic actor loader, which gets its input from the database. */
 export function parseActorDefinition(input: unknown, source: ActorSource): ActorDefinition {
   const parsed = safeParseActorDefinition(input, source);
-  if (!parsed.ok) {
+  if (parsed.kind === "invalid") {
     const name = actorName(input);
     throw new CycliumError("invalid_config", `Invalid actor ${name}:\n${parsed.message}`, {
       details: { actor: name, issues: parsed.issues.map((issue) => issue.message) },
@@ -37,8 +37,8 @@ export function parseActorDefinition(input: unknown, source: ActorSource): Actor
 }
 
 export type SafeParseActorDefinitionResult =
-  | { ok: true; actor: ActorDefinition }
-  | { ok: false; issues: readonly z.core.$ZodIssue[]; message: string };
+  | { kind: "parsed"; actor: ActorDefinition }
+  | { kind: "invalid"; issues: readonly z.core.$ZodIssue[]; message: string };
 
 /** parseActorDefinition without the throw: the issues, each with its field's path. */
 export function safeParseActorDefinition(
@@ -47,7 +47,11 @@ export function safeParseActorDefinition(
 ): SafeParseActorDefinitionResult {
   const parsed = ZActorDefinition.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, issues: parsed.error.issues, message: formatIssues(parsed.error.issues) };
+    return {
+      kind: "invalid",
+      issues: parsed.error.issues,
+      message: formatIssues(parsed.error.issues),
+    };
   }
   const { maxQueuedEpisodes, ...rest } = parsed.data;
   const definition: ActorDefinition = {
@@ -56,7 +60,7 @@ export function safeParseActorDefinition(
     expectations: rest.expectations.map((expectation) => Object.freeze({ ...expectation })),
     source,
   };
-  return { ok: true, actor: Object.freeze(definition) };
+  return { kind: "parsed", actor: Object.freeze(definition) };
 }
 
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {

@@ -91,8 +91,7 @@ describe("DynamicActorLoader", () => {
     const { registry } = await start();
     const expectation = registry.expectation("misnamed", "x");
     expect(expectation && registry.resolveStrategy(expectation)).toEqual({
-      ok: false,
-      error: "unknown_strategy",
+      kind: "unknown_strategy",
       name: "not_registered",
     });
   });

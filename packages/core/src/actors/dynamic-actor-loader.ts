@@ -120,7 +120,7 @@ export class DynamicActorLoader {
 
   #parse(row: AgentDefinitionRow): ActorDefinition | null {
     const parsed = parseAgentDefinition(row);
-    if (parsed.ok) return parsed.actor;
+    if (parsed.kind === "parsed") return parsed.actor;
     this.#logger.error(
       { actor_id: row.identifier, definition_id: row.id, issues: parsed.message },
       "invalid dynamic actor definition; skipping it",

@@ -17,6 +17,6 @@ export function policyFromDefinition(
   expectationId: string,
 ): RecoveryPolicy | undefined {
   const parsed = parseAgentDefinition(row);
-  if (!parsed.ok) return undefined;
+  if (parsed.kind === "invalid") return undefined;
   return findExpectation(parsed.actor, expectationId)?.recoveryPolicy;
 }

@@ -15,7 +15,12 @@ import { CycliumError } from "../errors/index";
 import type { Mode } from "../modes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { inSpan, SPAN_ATTRIBUTES, SPAN_NAMES, SpanKind } from "../tracing/index";
-import type { DeferredRunner, PollerHost, TTriggerRequestOpts } from "../trigger-requests/index";
+import type {
+  DeferredRunner,
+  DispatchResult,
+  PollerHost,
+  TTriggerRequestOpts,
+} from "../trigger-requests/index";
 import type { QueuedEpisodeResult } from "./actor-queue";
 import { cancelShedEpisode } from "./cancel-shed-episode";
 import {
@@ -71,12 +76,16 @@ export interface EnqueueOptions {
   owned?: boolean;
 }
 
-export type EnqueueResult =
-  | { ok: true; settled: Promise<QueuedEpisodeResult> }
-  | {
-      ok: false;
-      reason: "unknown_actor" | "not_found" | "not_pending" | "queue_full" | "stopping";
-    };
+/**
+ * An episode handed to the queue here, or why not: `dropped` when the actor's queue is full and
+ * its overflow policy drops arrivals, `stopping` once the host no longer takes work.
+ */
+export type QueueResult =
+  | { kind: "queued"; settled: Promise<QueuedEpisodeResult> }
+  | { kind: "dropped" | "unknown_actor" | "stopping" };
+
+/** enqueueEpisode reads the row first: it may be gone or already past pending. */
+export type EnqueueResult = QueueResult | { kind: "not_found" | "not_pending" };
 
 type HostState = "idle" | "running" | "stopping" | "stopped";
 
@@ -350,20 +359,20 @@ export class ActorHost implements PollerHost {
   /** Hands an existing pending episode (e.g. restarted by recovery) to its actor's queue here. */
   async enqueueEpisode(episodeId: string, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     const episode = await loadEpisode(episodeId, this.#o.db);
-    if (episode === undefined) return { ok: false, reason: "not_found" };
-    if (episode.status !== "pending") return { ok: false, reason: "not_pending" };
+    if (episode === undefined) return { kind: "not_found" };
+    if (episode.status !== "pending") return { kind: "not_pending" };
     return this.enqueue(episode, options);
   }
 
   /** Queues an episode whose row the caller already has. */
-  enqueue(episode: Episode, options: EnqueueOptions = {}): EnqueueResult {
-    if (this.#state !== "running") return { ok: false, reason: "stopping" };
+  enqueue(episode: Episode, options: EnqueueOptions = {}): QueueResult {
+    if (this.#state !== "running") return { kind: "stopping" };
     const actor = this.#hosted(episode.actorId);
-    if (actor === undefined) return { ok: false, reason: "unknown_actor" };
+    if (actor === undefined) return { kind: "unknown_actor" };
     const recovered = options.recovered ?? false;
     if (!recovered && this.#queueFull(actor) && actor.episodeOverflow !== "queue") {
       this.#overflowed(actor);
-      if (this.#dropsArrival(actor)) return { ok: false, reason: "queue_full" };
+      if (this.#dropsArrival(actor)) return { kind: "dropped" };
       this.#shedOldest(actor);
     }
     let settle!: (result: QueuedEpisodeResult) => void;
@@ -378,23 +387,21 @@ export class ActorHost implements PollerHost {
     });
     // Still in the queue after the push: every slot was busy, so it waits.
     if (this.#slots.queuedCount(actor.identifier) > 0) this.#queued(episode);
-    return { ok: true, settled };
+    return { kind: "queued", settled };
   }
 
   /** PollerHost: a claimed trigger request's episode. */
   dispatch(
     episode: Episode,
     opts: TTriggerRequestOpts & { triggerRequestId: string },
-  ):
-    | { ok: true; settled: Promise<{ ran: boolean; requestCompleted: boolean }> }
-    | { ok: false; reason: string } {
+  ): DispatchResult {
     const queued = this.enqueue(episode, opts);
-    if (!queued.ok) return queued;
+    if (queued.kind !== "queued") return queued;
     const settled = queued.settled.then((result) => ({
       ran: result.status !== "not_started" && result.status !== "error",
       requestCompleted: "requestCompleted" in result && result.requestCompleted === true,
     }));
-    return { ok: true, settled };
+    return { kind: "queued", settled };
   }
 
   /**

@@ -5,6 +5,7 @@ export {
   type ActorHostOptions,
   type EnqueueOptions,
   type EnqueueResult,
+  type QueueResult,
 } from "./actor-host";
 export {
   DEFAULT_LOCAL_QUEUE_LIMIT,

@@ -171,7 +171,7 @@ describe("LocalRunner with postgres claims", () => {
         requestId,
       ]);
       const dispatch = host.dispatch(episode, { triggerRequestId: requestId });
-      if (!dispatch.ok) throw new Error(dispatch.reason);
+      if (dispatch.kind !== "queued") throw new Error(dispatch.kind);
       expect(await dispatch.settled).toEqual({ ran: true, requestCompleted: true });
       const { rows } = await db.pool.query<{ status: string }>(
         "SELECT status FROM cyclium_trigger_requests WHERE id = $1",

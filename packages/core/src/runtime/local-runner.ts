@@ -249,12 +249,12 @@ export class LocalRunner {
     const resolved = resolveEpisodeStrategy(episode, this.options.registry, nodeIdentity);
     const checkpoints = new EpisodeCheckpoints(episode, fence, db);
     const resumeFrom =
-      "error" in resolved
+      resolved.kind !== "resolved"
         ? undefined
         : await checkpoints.resumePoint(resolved.strategy, { nodeIdentity, logger });
     const outcome: StepLoopOutcome =
-      "error" in resolved
-        ? { kind: "failed", errorClass: resolved.error, message: resolved.message }
+      resolved.kind !== "resolved"
+        ? { kind: "failed", errorClass: resolved.errorClass, message: resolved.message }
         : await runStepLoop({
             episode,
             strategy: resolved.strategy,

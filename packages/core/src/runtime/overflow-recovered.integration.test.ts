@@ -48,7 +48,9 @@ describe("episodeOverflow and recovered episodes", () => {
     if (!created.created) throw new Error("not created");
     const recovered = created.episode.id;
     const queuedFirst = await fired(host, "bounded");
-    expect(await host.enqueueEpisode(recovered, { recovered: true })).toMatchObject({ ok: true });
+    expect(await host.enqueueEpisode(recovered, { recovered: true })).toMatchObject({
+      kind: "queued",
+    });
     const newest = await fired(host, "bounded");
 
     expect(await settled(queuedFirst)).toMatchObject({ status: "cancelled", error_class: "shed" });

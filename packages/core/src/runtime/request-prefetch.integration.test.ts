@@ -78,7 +78,7 @@ async function dispatch(host: ActorHost, count: number): Promise<void> {
     );
     if (!created.created) throw new Error("not created");
     const dispatched = host.dispatch(created.episode, { triggerRequestId: String(i + 1) });
-    if (!dispatched.ok) throw new Error(dispatched.reason);
+    if (dispatched.kind !== "queued") throw new Error(dispatched.kind);
   }
 }
 

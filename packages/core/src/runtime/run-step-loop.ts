@@ -21,6 +21,7 @@ import { clearFindingFenced, raiseFindingFenced } from "./fenced-findings";
 import { outputKeyOf, writeOutput } from "../outputs/index";
 import { guardedCall } from "./guarded-call";
 import { checkStepResult } from "./step-result";
+import { assertNever } from "../errors/index";
 import { retryTransient } from "./write-retry";
 
 export interface RunStepLoopOptions {
@@ -199,19 +200,29 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       journal = { outcome: "error", data: { errorClass, message }, turns: 0, tokens: 0 };
     } else {
       const checked = checkStepResult(outcome.value);
-      if (!checked.ok) {
-        const errorClass = RUNTIME_ERROR_CLASSES.invalidStepResult;
-        ending = { kind: "failed", errorClass, message: checked.message };
-        journal = { outcome: "error", data: { errorClass }, turns: 0, tokens: 0 };
-      } else {
-        const { turns, tokens } = checked;
-        journal = { outcome: checked.kind, data: checked.data ?? null, turns, tokens };
-        if (checked.kind === "continue") state = checked.state;
-        else if (checked.kind === "done") ending = { kind: "completed", result: checked.result };
-        else {
+      switch (checked.kind) {
+        case "invalid": {
+          const errorClass = RUNTIME_ERROR_CLASSES.invalidStepResult;
+          ending = { kind: "failed", errorClass, message: checked.message };
+          journal = { outcome: "error", data: { errorClass }, turns: 0, tokens: 0 };
+          break;
+        }
+        case "continue":
+          state = checked.state;
+          journal = { outcome: checked.kind, data: checked.data ?? null, ...usageOf(checked) };
+          break;
+        case "done":
+          ending = { kind: "completed", result: checked.result };
+          journal = { outcome: checked.kind, data: checked.data ?? null, ...usageOf(checked) };
+          break;
+        case "fail": {
           const { errorClass, message } = checked;
           ending = { kind: "failed", errorClass, message };
+          journal = { outcome: checked.kind, data: checked.data ?? null, ...usageOf(checked) };
+          break;
         }
+        default:
+          assertNever(checked, "step result");
       }
     }
 
@@ -294,4 +305,8 @@ function episodeInfo(options: RunStepLoopOptions): EpisodeInfo {
     recovered: options.recovered,
     resume: options.resume,
   });
+}
+
+function usageOf(checked: { turns: number; tokens: number }): { turns: number; tokens: number } {
+  return { turns: checked.turns, tokens: checked.tokens };
 }

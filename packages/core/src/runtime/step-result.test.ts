@@ -7,21 +7,18 @@ import { checkStepResult } from "./step-result";
 describe("checkStepResult", () => {
   it("normalises the three outcomes, counting one turn per step by default", () => {
     expect(checkStepResult(next({ n: 1 }))).toMatchObject({
-      ok: true,
       kind: "continue",
       state: { n: 1 },
       turns: 1,
       tokens: 0,
     });
     expect(checkStepResult(done("r", { turns: 2, tokens: 30 }))).toMatchObject({
-      ok: true,
       kind: "done",
       result: "r",
       turns: 2,
       tokens: 30,
     });
     expect(checkStepResult(fail("quota", "no more"))).toMatchObject({
-      ok: true,
       kind: "fail",
       errorClass: "quota",
       message: "no more",
@@ -30,10 +27,12 @@ describe("checkStepResult", () => {
 
   it("never reads { done: true } as a continue, and rejects ambiguous or malformed results", () => {
     expect(checkStepResult({ done: true, result: 1 })).toMatchObject({ kind: "done" });
-    expect(checkStepResult({ done: true, continue: 1 })).toMatchObject({ ok: false });
-    expect(checkStepResult(undefined)).toMatchObject({ ok: false });
-    expect(checkStepResult({ fail: true })).toMatchObject({ ok: false });
-    expect(checkStepResult({ continue: 1, usage: { tokens: -1 } })).toMatchObject({ ok: false });
+    expect(checkStepResult({ done: true, continue: 1 })).toMatchObject({ kind: "invalid" });
+    expect(checkStepResult(undefined)).toMatchObject({ kind: "invalid" });
+    expect(checkStepResult({ fail: true })).toMatchObject({ kind: "invalid" });
+    expect(checkStepResult({ continue: 1, usage: { tokens: -1 } })).toMatchObject({
+      kind: "invalid",
+    });
   });
 });
 

@@ -37,10 +37,10 @@ interface Usage {
 }
 
 export type CheckedStepResult =
-  | ({ ok: true; kind: "continue"; state: unknown } & Usage)
-  | ({ ok: true; kind: "done"; result: unknown } & Usage)
-  | ({ ok: true; kind: "fail"; errorClass: string; message: string } & Usage)
-  | { ok: false; message: string };
+  | ({ kind: "continue"; state: unknown } & Usage)
+  | ({ kind: "done"; result: unknown } & Usage)
+  | ({ kind: "fail"; errorClass: string; message: string } & Usage)
+  | { kind: "invalid"; message: string };
 
 /** Validates and normalises a step's return value; a step counts one turn unless it says so. */
 export function checkStepResult(value: unknown): CheckedStepResult {
@@ -48,7 +48,7 @@ export function checkStepResult(value: unknown): CheckedStepResult {
     typeof value === "object" && value !== null ? OUTCOMES.filter((key) => key in value) : [];
   const kind = present.length === 1 ? present[0] : undefined;
   const invalid = (why: string): CheckedStepResult => ({
-    ok: false,
+    kind: "invalid",
     message: `step returned ${describe(value)} (${why}); expected exactly one of { continue }, { done: true }, { fail: true, errorClass, message }`,
   });
   if (kind === undefined) return invalid("no single outcome key");
@@ -57,19 +57,19 @@ export function checkStepResult(value: unknown): CheckedStepResult {
       const parsed = SCHEMAS.continue.safeParse(value);
       if (!parsed.success) return invalid(parsed.error.issues[0]?.message ?? "invalid");
       const { usage, data } = parsed.data;
-      return { ok: true, kind, state: parsed.data.continue, ...usageOf(usage, data) };
+      return { kind, state: parsed.data.continue, ...usageOf(usage, data) };
     }
     case "done": {
       const parsed = SCHEMAS.done.safeParse(value);
       if (!parsed.success) return invalid(parsed.error.issues[0]?.message ?? "invalid");
       const { usage, data } = parsed.data;
-      return { ok: true, kind, result: parsed.data.result, ...usageOf(usage, data) };
+      return { kind, result: parsed.data.result, ...usageOf(usage, data) };
     }
     case "fail": {
       const parsed = SCHEMAS.fail.safeParse(value);
       if (!parsed.success) return invalid(parsed.error.issues[0]?.message ?? "invalid");
       const { usage, data, errorClass, message } = parsed.data;
-      return { ok: true, kind, errorClass, message, ...usageOf(usage, data) };
+      return { kind, errorClass, message, ...usageOf(usage, data) };
     }
   }
 }

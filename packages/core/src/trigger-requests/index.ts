@@ -8,6 +8,7 @@ export {
 } from "./deferred-runner";
 export {
   TriggerRequestPoller,
+  type DispatchResult,
   type PollerHost,
   type PollerModes,
   type TriggerRequestPollerOptions,

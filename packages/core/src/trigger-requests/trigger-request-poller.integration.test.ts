@@ -203,7 +203,7 @@ describe("TriggerRequestPoller", () => {
       freeCapacity: () => free,
       dispatch: (episode: Episode, opts) => {
         dispatched.push({ actorId: episode.actorId, requestId: opts.triggerRequestId });
-        return { ok: true, settled: Promise.resolve({ ran: true }) };
+        return { kind: "queued", settled: Promise.resolve({ ran: true }) };
       },
       onSlotFreed: () => () => undefined,
     };
@@ -270,7 +270,7 @@ describe("TriggerRequestPoller", () => {
       freeCapacity: () => (dispatched.length === 0 ? 1 : 0),
       dispatch: (_episode: Episode, opts) => {
         dispatched.push(opts.triggerRequestId);
-        return { ok: true, settled: new Promise(() => undefined) };
+        return { kind: "queued", settled: new Promise(() => undefined) };
       },
       onSlotFreed: () => () => undefined,
     };

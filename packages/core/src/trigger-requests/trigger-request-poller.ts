@@ -17,6 +17,14 @@ import {
   type TTriggerRequestOpts,
 } from "./trigger-request";
 
+/**
+ * A claimed request's episode queued on this node, or why not (its actor's queue is full and drops
+ * arrivals, the actor is not hosted here, the node is stopping): the request goes back to pending.
+ */
+export type DispatchResult =
+  | { kind: "queued"; settled: Promise<{ ran: boolean; requestCompleted?: boolean }> }
+  | { kind: "dropped" | "unknown_actor" | "stopping" };
+
 /** What the poller needs from the node's actor host. */
 export interface PollerHost {
   /** Actors hosted on this node. */
@@ -30,9 +38,7 @@ export interface PollerHost {
   dispatch(
     episode: Episode,
     opts: TTriggerRequestOpts & { triggerRequestId: string },
-  ):
-    | { ok: true; settled: Promise<{ ran: boolean; requestCompleted?: boolean }> }
-    | { ok: false; reason: string };
+  ): DispatchResult;
   onSlotFreed(listener: (actorId: string) => void): () => void;
 }
 
@@ -277,9 +283,9 @@ export class TriggerRequestPoller {
       ...request.opts,
       triggerRequestId: request.id,
     });
-    if (!dispatched.ok) {
+    if (dispatched.kind !== "queued") {
       logger.warn(
-        { request_id: request.id, reason: dispatched.reason },
+        { request_id: request.id, reason: dispatched.kind },
         "could not dispatch trigger request; releasing it",
       );
       return false;

@@ -26,6 +26,6 @@ export function toAgentDefinition(row: AgentDefinitionRecord): AgentDefinition {
     expectations: row.expectations,
     insertedAt: row.inserted_at,
     updatedAt: row.updated_at,
-    problem: parsed.ok ? null : parsed.message,
+    problem: parsed.kind === "parsed" ? null : parsed.message,
   };
 }

@@ -35,7 +35,7 @@ export async function validateAgentDefinition(
 ): Promise<void> {
   const { definition } = options;
   const parsed = parseAgentDefinition(definition);
-  if (!parsed.ok) throw invalid(definition.identifier, parsed.message);
+  if (parsed.kind === "invalid") throw invalid(definition.identifier, parsed.message);
   if (!options.checkStrategies) return;
   const registered = await listRegisteredStrategies({}, db);
   const names = new Set(registered.map((strategy) => strategy.name));
