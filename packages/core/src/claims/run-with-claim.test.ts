@@ -15,7 +15,7 @@ describe("runWithClaim with in-memory claims", () => {
       ({ attempt, signal }) => Promise.resolve({ attempt, aborted: signal.aborted }),
     );
     expect(result).toEqual({
-      status: "done",
+      kind: "done",
       value: { attempt: 1, aborted: false },
       released: true,
     });
@@ -30,7 +30,7 @@ describe("runWithClaim with in-memory claims", () => {
       ran = true;
       return Promise.resolve();
     });
-    expect(result).toEqual({ status: "busy" });
+    expect(result).toEqual({ kind: "busy" });
     expect(ran).toBe(false);
     claims.clearBusy("k");
     expect((await claims.acquire({ dedupeKey: "k", owner: "n1", leaseSeconds: 1 })).ok).toBe(true);
@@ -59,12 +59,12 @@ describe("runWithClaim with in-memory claims", () => {
       markReleased();
       return Promise.resolve("ran");
     });
-    expect(released).toEqual({ status: "done", value: "ran", released: true });
+    expect(released).toEqual({ kind: "done", value: "ran", released: true });
     expect(claims.get("k")?.state).toBe("claimed");
     const completed = await runWithAcquiredClaim(options, start, ({ attempt }) =>
       Promise.resolve(attempt),
     );
-    expect(completed).toEqual({ status: "done", value: 1, released: true });
+    expect(completed).toEqual({ kind: "done", value: 1, released: true });
     expect(claims.get("k")?.state).toBe("done");
   });
 
@@ -100,7 +100,7 @@ describe("runWithClaim with in-memory claims", () => {
       },
     );
     expect(order).toEqual(["answered", "stopped"]);
-    expect(result).toEqual({ status: "done", value: false, released: true });
+    expect(result).toEqual({ kind: "done", value: false, released: true });
   });
 
   it("emits the claim events it is given a telemetry for", async () => {
@@ -140,7 +140,7 @@ describe("passthrough claims (CYCLIUM_WORK_CLAIMS=none)", () => {
       { claims, dedupeKey: "k", owner: "n1", leaseSeconds: 0.3 },
       async ({ fence, holds }) => ({ fence, holds: await holds() }),
     );
-    expect(run).toEqual({ status: "done", value: { fence: null, holds: true }, released: true });
+    expect(run).toEqual({ kind: "done", value: { fence: null, holds: true }, released: true });
 
     expect(spy.calls).toHaveLength(0);
     expect(events).toHaveLength(0);

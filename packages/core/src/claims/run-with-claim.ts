@@ -55,9 +55,9 @@ export interface AcquiredClaim {
 }
 
 export type RunWithClaimResult<T> =
-  | { status: "busy" }
+  | { kind: "busy" }
   /** `released` is false when the claim was lost before it could be marked done. */
-  | { status: "done"; value: T; released: boolean };
+  | { kind: "done"; value: T; released: boolean };
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -76,7 +76,7 @@ export async function runWithClaim<T>(
     owner: options.owner,
     leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
   });
-  if (!acquired.ok) return { status: "busy" };
+  if (!acquired.ok) return { kind: "busy" };
   // Only the contract's fields: whatever else an adapter returns never becomes a SQL fence.
   const claim = { attempt: acquired.attempt, stolen: acquired.stolen, leaseStartedAt };
   return runWithAcquiredClaim(options, claim, work);
@@ -87,7 +87,7 @@ export async function runWithAcquiredClaim<T>(
   options: RunWithClaimOptions,
   acquired: AcquiredClaim,
   work: (claimed: ClaimedWork) => Promise<T>,
-): Promise<Extract<RunWithClaimResult<T>, { status: "done" }>> {
+): Promise<Extract<RunWithClaimResult<T>, { kind: "done" }>> {
   const { claims, dedupeKey, owner } = options;
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const logger = options.logger ?? silentLogger;
@@ -139,9 +139,9 @@ export async function runWithAcquiredClaim<T>(
     throw error;
   }
   heartbeat?.stop();
-  if (releasedByWork) return { status: "done", value, released: true };
+  if (releasedByWork) return { kind: "done", value, released: true };
   const released = await claims.complete({ dedupeKey, owner, attempt });
-  return { status: "done", value, released: released.ok };
+  return { kind: "done", value, released: released.ok };
 }
 
 /** The fence SQL writes present: only claims that live in `cyclium_work_claims` have one. */

@@ -61,7 +61,7 @@ export async function sweepExpiredClaims(
       return expiredKeys;
     },
   );
-  if (outcome.status === "busy") return { kind: "busy" };
+  if (outcome.kind === "busy") return { kind: "busy" };
   const expiredKeys = outcome.value;
   if (expiredKeys.length > 0) {
     options.telemetry.emit(

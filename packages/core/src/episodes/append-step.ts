@@ -25,11 +25,11 @@ export interface AppendStepOptions {
 }
 
 export type AppendStepResult =
-  | { fenced: false; written: true; stepId: string }
+  | { kind: "written"; stepId: string }
   /** The same (episode, attempt, step) was already journaled, e.g. a retried write. */
-  | { fenced: false; written: false }
+  | { kind: "existed" }
   /** The writer's attempt is no longer the claim's: nothing was written. */
-  | { fenced: true };
+  | { kind: "fenced" };
 
 const PARAMS = 9;
 
@@ -83,10 +83,10 @@ export async function appendStep(
   const row = result.rows[0];
   if (!row?.held) {
     reportFenced("step", options);
-    return { fenced: true };
+    return { kind: "fenced" };
   }
-  if (row.step_id === null) return { fenced: false, written: false };
-  return { fenced: false, written: true, stepId: row.step_id };
+  if (row.step_id === null) return { kind: "existed" };
+  return { kind: "written", stepId: row.step_id };
 }
 
 /** Logs and emits `cyclium.episode.fenced` for a rejected zombie write. */

@@ -80,8 +80,7 @@ describe("fenced episode writes", () => {
     const zombie = await fenceFor(zombieClaims, key, "zombie", 1);
     const step = { episodeId, attempt: zombie.attempt, outcome: "continue", turns: 1, telemetry };
     expect(await appendStep({ ...step, fence: zombie, stepNo: 1 }, db.pool)).toMatchObject({
-      fenced: false,
-      written: true,
+      kind: "written",
     });
 
     await sleep(1100);
@@ -90,14 +89,14 @@ describe("fenced episode writes", () => {
 
     // The zombie wakes up and tries to go on: nothing it writes lands.
     expect(await appendStep({ ...step, fence: zombie, stepNo: 2 }, db.pool)).toEqual({
-      fenced: true,
+      kind: "fenced",
     });
     expect(
       await finishEpisode(
         { episodeId, fence: zombie, status: "completed", result: { by: "zombie" }, telemetry },
         db.pool,
       ),
-    ).toEqual({ fenced: true });
+    ).toEqual({ kind: "fenced" });
     expect(await episodeState(episodeId)).toEqual({
       status: "running",
       result: null,
@@ -119,7 +118,7 @@ describe("fenced episode writes", () => {
         },
         otherNode,
       ),
-    ).toMatchObject({ fenced: false, written: true });
+    ).toMatchObject({ kind: "written" });
     const done = await finishEpisode(
       {
         episodeId,
@@ -131,7 +130,7 @@ describe("fenced episode writes", () => {
       },
       otherNode,
     );
-    expect(done).toMatchObject({ fenced: false, finished: true, episode: { status: "completed" } });
+    expect(done).toMatchObject({ kind: "finished", episode: { status: "completed" } });
 
     // A late zombie completion cannot overwrite the new owner's result either.
     expect(
@@ -139,7 +138,7 @@ describe("fenced episode writes", () => {
         { episodeId, fence: zombie, status: "failed", errorClass: "x", telemetry },
         db.pool,
       ),
-    ).toEqual({ fenced: true });
+    ).toEqual({ kind: "fenced" });
     expect(await episodeState(episodeId)).toEqual({
       status: "completed",
       result: { by: "thief" },
@@ -187,7 +186,7 @@ describe("fenced episode writes", () => {
       );
       await sleep(200);
       await thiefTx.query("COMMIT");
-      expect(await write).toEqual({ fenced: true });
+      expect(await write).toEqual({ kind: "fenced" });
     } finally {
       thiefTx.release();
     }
@@ -197,19 +196,18 @@ describe("fenced episode writes", () => {
   it("writes without a fence when claims are off, and reports a repeated step", async () => {
     const episodeId = await runningEpisode("manual:resource_monitor:check_limits:nofence");
     const step = { episodeId, fence: null, attempt: 1, stepNo: 1, outcome: "ok", tokens: 10 };
-    expect(await appendStep(step, db.pool)).toMatchObject({ fenced: false, written: true });
-    expect(await appendStep(step, db.pool)).toEqual({ fenced: false, written: false });
+    expect(await appendStep(step, db.pool)).toMatchObject({ kind: "written" });
+    expect(await appendStep(step, db.pool)).toEqual({ kind: "existed" });
     const finished = await finishEpisode(
       { episodeId, fence: null, status: "failed", errorClass: "boom" },
       db.pool,
     );
     expect(finished).toMatchObject({
-      finished: true,
+      kind: "finished",
       episode: { status: "failed", errorClass: "boom", tokensUsed: 10 },
     });
     expect(await finishEpisode({ episodeId, fence: null, status: "completed" }, db.pool)).toEqual({
-      fenced: false,
-      finished: false,
+      kind: "not_running",
     });
   });
 });

@@ -20,11 +20,11 @@ export interface FinishEpisodeOptions {
 }
 
 export type FinishEpisodeResult =
-  | { fenced: false; finished: true; episode: Episode }
+  | { kind: "finished"; episode: Episode }
   /** The episode was not pending/running any more (already finished, or no such id). */
-  | { fenced: false; finished: false }
+  | { kind: "not_running" }
   /** The writer's attempt is no longer the claim's: the episode row was left alone. */
-  | { fenced: true };
+  | { kind: "fenced" };
 
 const PARAMS = 6;
 
@@ -67,8 +67,8 @@ export async function finishEpisode(
   const row = result.rows[0];
   if (!row?.held) {
     reportFenced("finish", options);
-    return { fenced: true };
+    return { kind: "fenced" };
   }
-  if (row.id === undefined || row.id === null) return { fenced: false, finished: false };
-  return { fenced: false, finished: true, episode: toEpisode(row as EpisodeRow) };
+  if (row.id === undefined || row.id === null) return { kind: "not_running" };
+  return { kind: "finished", episode: toEpisode(row as EpisodeRow) };
 }

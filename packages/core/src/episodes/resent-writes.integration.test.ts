@@ -65,19 +65,17 @@ describe("a resent start", () => {
     if (!acquired.ok) throw new Error("not acquired");
     const fence = { dedupeKey: key, owner: "n1", attempt: acquired.attempt };
     const options = { episodeId: id, fence, executedBy: "n1" };
-    expect(await startEpisode(options, db.pool)).toMatchObject({ started: true });
+    expect(await startEpisode(options, db.pool)).toMatchObject({ kind: "started" });
     expect(await startEpisode(options, db.pool)).toEqual({
-      started: false,
-      reason: "not_pending",
+      kind: "not_pending",
     });
     expect(await startEpisode({ ...options, resend: true }, db.pool)).toMatchObject({
-      started: true,
+      kind: "started",
       episode: { id, status: "running" },
     });
     const stale = { ...fence, attempt: fence.attempt + 1 };
     expect(await startEpisode({ ...options, fence: stale, resend: true }, db.pool)).toEqual({
-      started: false,
-      reason: "fenced",
+      kind: "fenced",
     });
   });
 });

@@ -20,10 +20,10 @@ export interface StartEpisodeOptions {
 }
 
 export type StartEpisodeResult =
-  | { started: true; episode: Episode }
+  | { kind: "started"; episode: Episode }
   /** Not pending any more (cancelled, expired, run elsewhere) or archived: nothing to do. */
-  | { started: false; reason: "not_pending" }
-  | { started: false; reason: "fenced" };
+  | { kind: "not_pending" }
+  | { kind: "fenced" };
 
 const PARAMS = 4;
 
@@ -71,7 +71,7 @@ export async function startEpisode(
     ...fence.values,
   ]);
   const row = result.rows[0];
-  if (!row?.held) return { started: false, reason: "fenced" };
-  if (row.id === undefined || row.id === null) return { started: false, reason: "not_pending" };
-  return { started: true, episode: toEpisode(row as EpisodeRow) };
+  if (!row?.held) return { kind: "fenced" };
+  if (row.id === undefined || row.id === null) return { kind: "not_pending" };
+  return { kind: "started", episode: toEpisode(row as EpisodeRow) };
 }

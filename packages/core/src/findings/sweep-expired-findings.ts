@@ -21,8 +21,7 @@ export interface SweepExpiredFindingsOptions {
   bus?: Pick<Bus, "publish"> | undefined;
 }
 
-export type SweepExpiredFindingsResult =
-  { status: "busy" } | { status: "swept"; cleared: Finding[] };
+export type SweepExpiredFindingsResult = { kind: "busy" } | { kind: "swept"; cleared: Finding[] };
 
 const DEFAULT_BATCH = 500;
 
@@ -56,7 +55,7 @@ export async function sweepExpiredFindings(
       return cleared;
     },
   );
-  if (outcome.status === "busy") return { status: "busy" };
+  if (outcome.kind === "busy") return { kind: "busy" };
   const cleared = outcome.value;
   if (cleared.length > 0) {
     options.telemetry.emit("cyclium.findings.expired", { count: cleared.length });
@@ -66,5 +65,5 @@ export async function sweepExpiredFindings(
     );
     options.logger.info({ cleared: cleared.length }, "expired findings cleared");
   }
-  return { status: "swept", cleared };
+  return { kind: "swept", cleared };
 }

@@ -69,7 +69,7 @@ export async function runPruner(
     },
     (claimed) => pruneAll(options, claimed.signal, db),
   );
-  if (outcome.status === "busy") return { kind: "busy" };
+  if (outcome.kind === "busy") return { kind: "busy" };
   const { deleted, batches, interrupted } = outcome.value;
   const totalDeleted = (Object.values(deleted) as number[]).reduce((sum, n) => sum + n, 0);
   const durationMs = performance.now() - started;

@@ -31,7 +31,7 @@ export async function cancelShedEpisode(
     },
     options.db,
   );
-  if (finished.fenced || !finished.finished) return;
+  if (finished.kind !== "finished") return;
   options.logger.info({ episode_id: episode.id, actor_id: episode.actorId }, "queued episode shed");
   await publishEpisodeEvent(options.bus, finished.episode, options.logger);
 }

@@ -11,6 +11,7 @@ import {
 import { claimKeyOf } from "../claims/claim-key";
 import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
+import { assertNever } from "../errors/index";
 import { startEpisode } from "../episodes/start-episode";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
@@ -126,7 +127,7 @@ export class LocalRunner {
       const outcome = await runWithClaim(claim, (claimed) =>
         this.#runClaimed(episode, claimed, lease, runOptions),
       );
-      return outcome.status === "busy" ? { status: "busy" } : outcome.value;
+      return outcome.kind === "busy" ? { status: "busy" } : outcome.value;
     } catch (error) {
       if (error instanceof LeftRunning) return { status: "left_running", reason: error.reason };
       logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
@@ -200,11 +201,16 @@ export class LocalRunner {
         ),
       this.#retry("start", queued, { mayRetry: () => true, signal: claimed.signal }),
     );
-    if (!started.started) {
-      if (started.reason === "fenced") return { status: "left_running", reason: "fenced" };
-      return { status: "not_pending" };
+    switch (started.kind) {
+      case "fenced":
+        return { status: "left_running", reason: "fenced" };
+      case "not_pending":
+        return { status: "not_pending" };
+      case "started":
+        return this.#runStarted(started.episode, claimed, lease, runOptions);
+      default:
+        return assertNever(started, "start result");
     }
-    return this.#runStarted(started.episode, claimed, lease, runOptions);
   }
 
   /**

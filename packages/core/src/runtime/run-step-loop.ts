@@ -234,7 +234,7 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     }
     const written = await journalStep(options, { stepNo, durationMs, ...journal });
     if (written === "aborted") return { kind: "aborted", reason: options.signal.reason };
-    if (written.fenced) return { kind: "fenced" };
+    if (written.kind === "fenced") return { kind: "fenced" };
     usage.turns += journal.turns;
     usage.tokens += journal.tokens;
   }

@@ -26,8 +26,8 @@ const timer = startRecoveryTimer({
     print({
       event: "sweep",
       sweeps,
-      status: result.status,
-      cleared: result.status === "swept" ? result.cleared.map((finding) => finding.id) : [],
+      status: result.kind,
+      cleared: result.kind === "swept" ? result.cleared.map((finding) => finding.id) : [],
     });
   },
 });
