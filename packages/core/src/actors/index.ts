@@ -93,17 +93,23 @@ export {
 } from "./trigger";
 export { CRON_MODE, isValidTimezone } from "./validate-schedule";
 export {
+  BreakerGuard,
   CircuitBreakerMonitor,
+  circuitBreakerOf,
+  DEFAULT_CIRCUIT_BREAKER,
   EventGate,
   listCircuitBreakers,
   readCircuitBreakerState,
   ZCircuitBreaker,
+  ZCircuitBreakerOption,
   ZEventFilter,
+  type BreakerGuardOptions,
   type CircuitBreakerListing,
   type CircuitBreakerState,
   type CircuitBreakerStateName,
   type EventGatesConfig,
   type ReadCircuitBreakerOptions,
   type TCircuitBreaker,
+  type TCircuitBreakerOption,
   type TEventFilter,
 } from "./gates/index";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Queryable } from "../db/index";
 import type { Logger } from "../telemetry/index";
-import { ZEventGates } from "./gates/event-gates-schema";
+import { ZCircuitBreakerOption, ZEventGates } from "./gates/event-gates-schema";
 import { validateCronExpression, validateTimezone } from "./validate-schedule";
 
 /** What a poll function gets each time it runs. */
@@ -29,12 +29,15 @@ export const ZEventTrigger = z.strictObject({
 export const ZScheduleTrigger = z.strictObject({
   schedule: z.string().trim().min(1).superRefine(validateCronExpression),
   timezone: z.string().trim().min(1).default("UTC").superRefine(validateTimezone),
+  /** Defaults to 5 failures / 60 s like every trigger kind; `false` switches it off. */
+  circuitBreaker: ZCircuitBreakerOption,
 });
 
 export const ZPollTrigger = z.strictObject({
   poll: z.custom<PollFunction>((value) => typeof value === "function", "must be a function"),
   // Below 100 ms every node would hammer the database with polls and dedupe inserts.
   intervalMs: z.number().int().min(100),
+  circuitBreaker: ZCircuitBreakerOption,
 });
 
 /** Manual-only: the expectation fires only through `fire()` (any expectation can). */
@@ -92,4 +95,7 @@ export type ManualTrigger = z.infer<typeof ZManualTrigger>;
 export type Trigger = EventTrigger | ScheduleTrigger | PollTrigger | ManualTrigger;
 /** What callers write: the timezone may be left out (UTC). */
 export type TriggerInput =
-  EventTrigger | z.input<typeof ZScheduleTrigger> | PollTrigger | ManualTrigger;
+  | z.input<typeof ZEventTrigger>
+  | z.input<typeof ZScheduleTrigger>
+  | z.input<typeof ZPollTrigger>
+  | ManualTrigger;

@@ -1,7 +1,5 @@
-import { announce, LIFECYCLE_TOPICS, type Bus, type BusEvent } from "../../bus/index";
-import type { Queryable } from "../../db/index";
-import type { Logger, Telemetry } from "../../telemetry/index";
-import { CircuitBreakerMonitor } from "./circuit-breaker";
+import type { BusEvent } from "../../bus/index";
+import type { Logger } from "../../telemetry/index";
 import { Cooldown } from "./cooldown";
 import { TrailingDebounce } from "./debounce";
 import { matchesFilter, subjectOf } from "./event-filter";
@@ -11,12 +9,12 @@ export interface EventGateOptions {
   gates: EventGatesConfig;
   actorId: string;
   expectationId: string;
-  env: string | null;
-  db: Queryable;
-  telemetry: Telemetry;
   logger: Logger;
-  /** Where `circuit_breaker.rejected` is published (telemetry only without one). */
-  bus?: Pick<Bus, "publish"> | undefined;
+  /**
+   * The circuit breaker (a `BreakerGuard`, which announces its refusals): false refuses the
+   * event. Absent when the trigger switched its breaker off.
+   */
+  admit?: ((event: BusEvent) => Promise<boolean>) | undefined;
   /**
    * Fires the expectation for an event that passed (the host's own jitter comes after, last in
    * the order). Resolves true when an episode exists for it, created here or by another node.
@@ -33,7 +31,6 @@ export class EventGate {
   readonly #o: EventGateOptions;
   readonly #cooldown: Cooldown | undefined;
   readonly #debounce: TrailingDebounce<BusEvent> | undefined;
-  readonly #breaker: CircuitBreakerMonitor | undefined;
 
   constructor(options: EventGateOptions) {
     this.#o = options;
@@ -44,18 +41,6 @@ export class EventGate {
         ? undefined
         : new TrailingDebounce<BusEvent>(gates.debounceMs, (subject, event) => {
             void this.#release(subject, event);
-          });
-    this.#breaker =
-      gates.circuitBreaker === undefined
-        ? undefined
-        : new CircuitBreakerMonitor({
-            ...gates.circuitBreaker,
-            actorId: options.actorId,
-            expectationId: options.expectationId,
-            env: options.env,
-            db: options.db,
-            telemetry: options.telemetry,
-            logger: options.logger,
           });
   }
 
@@ -79,19 +64,8 @@ export class EventGate {
     try {
       // Again: a cooldown may have started while this event sat in the debounce.
       if (this.#cooldown?.active(subject)) return this.#skip(event, "cooldown");
-      if (this.#breaker !== undefined) {
-        const breaker = await this.#breaker.check();
-        if (!breaker.allowsFire) {
-          const { bus, telemetry, logger, actorId, expectationId } = this.#o;
-          void announce({ bus, telemetry, logger }, LIFECYCLE_TOPICS.circuitBreakerRejected, {
-            actor_id: actorId,
-            expectation_id: expectationId,
-            trigger_type: "event",
-            state: breaker.state,
-            event_id: event.id,
-          });
-          return this.#skip(event, "circuit_breaker");
-        }
+      if (this.#o.admit !== undefined && !(await this.#o.admit(event))) {
+        return this.#skip(event, "circuit_breaker");
       }
       // Started only when an episode really fired (SPEC 12), not for gated or failed fires.
       if (await this.#o.fire(event)) this.#cooldown?.start(subject);

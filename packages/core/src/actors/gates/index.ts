@@ -1,10 +1,13 @@
 // Event trigger gates (SPEC 12): filter, cooldown, trailing debounce, circuit breaker.
 export {
+  DEFAULT_CIRCUIT_BREAKER,
   ZCircuitBreaker,
+  ZCircuitBreakerOption,
   ZEventFilter,
   ZEventGates,
   type EventGatesConfig,
   type TCircuitBreaker,
+  type TCircuitBreakerOption,
   type TEventFilter,
 } from "./event-gates-schema";
 export { matchesFilter, subjectOf, valueAt } from "./event-filter";
@@ -19,3 +22,4 @@ export {
 } from "./circuit-breaker";
 export { listCircuitBreakers, type CircuitBreakerListing } from "./list-circuit-breakers";
 export { EventGate, type EventGateOptions } from "./event-gate";
+export { BreakerGuard, circuitBreakerOf, type BreakerGuardOptions } from "./breaker-guard";

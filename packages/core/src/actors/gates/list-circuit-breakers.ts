@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/index";
 import type { ActorRegistry } from "../actor-registry";
+import { circuitBreakerOf } from "./breaker-guard";
 import { readCircuitBreakerState, type CircuitBreakerState } from "./circuit-breaker";
 
 export interface CircuitBreakerListing extends CircuitBreakerState {
@@ -9,7 +10,10 @@ export interface CircuitBreakerListing extends CircuitBreakerState {
   halfOpenAfterMs: number;
 }
 
-/** Every event expectation with a circuit breaker and its state in `env` (for the console). */
+/**
+ * Every expectation guarded by a circuit breaker (every trigger kind but manual, unless its
+ * breaker is switched off) and its state in `env` (for the console).
+ */
 export async function listCircuitBreakers(
   options: { registry: Pick<ActorRegistry, "list">; env: string | null },
   db: Queryable,
@@ -17,9 +21,8 @@ export async function listCircuitBreakers(
   const listings: CircuitBreakerListing[] = [];
   for (const actor of options.registry.list()) {
     for (const expectation of actor.expectations) {
-      const trigger = expectation.trigger;
-      if (!("event" in trigger) || trigger.circuitBreaker === undefined) continue;
-      const config = trigger.circuitBreaker;
+      const config = circuitBreakerOf(expectation.trigger);
+      if (config === null) continue;
       const state = await readCircuitBreakerState(
         { ...config, actorId: actor.identifier, expectationId: expectation.id, env: options.env },
         db,
