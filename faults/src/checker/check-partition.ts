@@ -80,8 +80,14 @@ export const checkPartition: ScenarioCheck = (facts, common) => {
           `episode ${episodeId}: taken over while the cut-off ${node} still ran a step of it`,
         );
       }
+      // The same node may legitimately run the episode again later (it recovered it after another
+      // node's lease lapsed in turn): writes of that new run are not zombie writes.
+      const ownRerunAt =
+        facts.history.find(
+          (r) => r.op === "run" && r.proc === proc && r.episodeId === episodeId && r.t > cut.t,
+        )?.t ?? Number.POSITIVE_INFINITY;
       const late = (common.journal.get(episodeId) ?? []).filter(
-        (s) => s.node === node && s.inserted_at >= healedAt,
+        (s) => s.node === node && s.inserted_at >= healedAt && s.inserted_at < ownRerunAt,
       );
       if (late.length > 0) {
         violations.push(
