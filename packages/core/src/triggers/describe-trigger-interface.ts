@@ -40,7 +40,7 @@ const ALWAYS: TriggerParameter[] = [
     name: "scheduled_time",
     type: ["string", "null"],
     required: true,
-    description: "The cron window fired (ISO 8601); null for poll and manual fires.",
+    description: "The cron or interval window fired (ISO 8601); null for poll and manual fires.",
   },
 ];
 
@@ -49,19 +49,19 @@ const CRON: TriggerParameter[] = [
     name: "schedule_id",
     type: "string",
     required: false,
-    description: "Cron fires: the trigger's id.",
+    description: "Cron and interval fires: the trigger's id.",
   },
   {
     name: "schedule_timezone",
     type: "string",
     required: false,
-    description: "Cron fires: the IANA zone of the rule.",
+    description: "Cron and interval fires: the IANA zone of the rule (UTC for an interval).",
   },
   {
     name: "schedule_expression",
     type: "string",
     required: false,
-    description: "Cron fires: the cron expression.",
+    description: "Cron and interval fires: the cron expression, or `@every <n>s`.",
   },
 ];
 
@@ -99,6 +99,6 @@ export async function describeTriggerInterface(
     trigger_name: row.name,
     workflow_name: row.workflow,
     schedule_type: row.kind === "cron" ? "cron" : "trigger",
-    parameters: [...ALWAYS, ...(row.kind === "cron" ? CRON : []), ...MANUAL],
+    parameters: [...ALWAYS, ...(row.kind === "poll" ? [] : CRON), ...MANUAL],
   };
 }

@@ -90,7 +90,7 @@ async function fanOut(options: FanOutFiringOptions): Promise<FanOutResult> {
   // Cron: the scheduled instant is the fire. Otherwise the context, so an unchanged poll
   // condition (no context hashes to the hash of {}) does not fire again while it is open.
   let contextHash = canonicalHash(
-    options.source === "cron" && options.scheduledTime
+    (options.source === "cron" || options.source === "interval") && options.scheduledTime
       ? { scheduled_time: options.scheduledTime.toISOString() }
       : own,
   );
@@ -197,7 +197,8 @@ async function fanOut(options: FanOutFiringOptions): Promise<FanOutResult> {
 /** Cloacina's keys for where a fire came from: a cron rule, or an operator. */
 function sourceContext(options: FanOutFiringOptions): Record<string, unknown> {
   switch (options.source) {
-    case "cron": {
+    case "cron":
+    case "interval": {
       const schedule = options.trigger.schedule;
       return {
         schedule_id: options.trigger.id,

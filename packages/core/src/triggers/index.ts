@@ -8,17 +8,21 @@ export {
   TriggerResult,
   type CatchUpPolicy,
   type CronTriggerDefinition,
+  type IntervalTriggerDefinition,
   type PollTriggerDefinition,
   type TCronScheduleInput,
   type TCronTriggerInput,
+  type TIntervalTriggerInput,
   type TPollTriggerInput,
   type TriggerContext,
   type TriggerDefinition,
   type TriggerPoll,
   type TriggerPollArgs,
   type TriggerPollResult,
+  type WindowTriggerDefinition,
 } from "./trigger-definition";
 export { CronSchedule } from "./cron-schedule";
+export { IntervalSchedule, MIN_INTERVAL_MS } from "./interval-schedule";
 export { isValidTimezone } from "../actors/validate-schedule";
 export { TriggerRegistry } from "./trigger-registry";
 export {
@@ -55,7 +59,7 @@ export {
   type TTriggerNameInput,
 } from "./trigger-inputs";
 export { DEFAULT_TENANT, envOfTenant, PUBLIC_TENANT, tenantIdOf } from "./tenant";
-export type { CloacinaScheduleFields, TriggerItem } from "./trigger-row";
+export type { CloacinaScheduleFields, TriggerItem, TriggerKindName } from "./trigger-row";
 export type { ExecutionItem, FiringItem, FiringOutcome, FiringSource } from "./trigger-firing-row";
 export {
   describeTriggerInterface,

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/index";
 import { CronSchedule } from "./cron-schedule";
+import { IntervalSchedule } from "./interval-schedule";
 import { unknownTrigger } from "./inspect-trigger";
 import { loadTrigger } from "./load-trigger";
 import { parseInput } from "./parse-input";
@@ -62,9 +63,11 @@ export async function resumeTrigger(
   let next: Date | null = new Date(now.getTime());
   if (row.kind === "cron" && row.cron !== null) {
     next = CronSchedule.parse(row.cron, row.timezone ?? "UTC").nextAfter(now);
+  } else if (row.kind === "interval" && row.poll_interval_ms !== null) {
+    next = IntervalSchedule.of(row.poll_interval_ms).nextAfter(now);
   }
   const keep =
-    row.kind === "cron" &&
+    row.kind !== "poll" &&
     row.catch_up !== "skip" &&
     row.next_fire_at !== null &&
     row.next_fire_at.getTime() <= now.getTime();

@@ -123,3 +123,44 @@ describe("planPollTurn", () => {
     );
   });
 });
+
+describe("planCronTurn for an interval schedule (issue 20)", () => {
+  const everyNinety = (catchUp: CatchUpPolicy) =>
+    defineTrigger({ name: "i", on: "w", intervalMs: 90_000, catchUp, catchUpLimit: 3 });
+
+  it("fires the window on the epoch grid and moves to the next one", () => {
+    const definition = everyNinety("skip");
+    // 10:01:30 is a multiple of 90 s since the epoch; 10:00:00 is one too.
+    expect(definition.kind === "interval" && definition.schedule.expression).toBe("@every 90s");
+    if (definition.kind !== "interval") throw new Error("an interval definition");
+    const turn = planCronTurn(
+      definition,
+      at("2026-01-01T10:01:30Z"),
+      at("2026-01-01T10:01:30.400Z"),
+    );
+    expect(turn).toEqual({
+      due: at("2026-01-01T10:01:30Z"),
+      fire: at("2026-01-01T10:01:30Z"),
+      fires: [at("2026-01-01T10:01:30Z")],
+      next: at("2026-01-01T10:03:00Z"),
+      missed: 0,
+    });
+  });
+
+  it("catches up missed windows by the same policies as cron (run_all capped)", () => {
+    const definition = everyNinety("run_all");
+    if (definition.kind !== "interval") throw new Error("an interval definition");
+    const turn = planCronTurn(definition, at("2026-01-01T10:00:00Z"), at("2026-01-01T10:15:10Z"));
+    expect(turn?.fires).toEqual([
+      at("2026-01-01T10:00:00Z"),
+      at("2026-01-01T10:01:30Z"),
+      at("2026-01-01T10:03:00Z"),
+    ]);
+    expect(turn?.next).toEqual(at("2026-01-01T10:16:30Z"));
+    expect(turn?.missed).toBe(8);
+  });
+
+  it("refuses an interval under a second", () => {
+    expect(() => defineTrigger({ name: "i", on: "w", intervalMs: 500 })).toThrow(/intervalMs/);
+  });
+});

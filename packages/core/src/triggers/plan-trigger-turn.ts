@@ -1,4 +1,4 @@
-import type { CronTriggerDefinition, PollTriggerDefinition } from "./trigger-definition";
+import type { PollTriggerDefinition, WindowTriggerDefinition } from "./trigger-definition";
 
 /** A due turn of a trigger: what to claim (`due` -> `next`) and which window, if any, to fire. */
 export interface TriggerTurn {
@@ -13,7 +13,7 @@ export interface TriggerTurn {
 }
 
 /**
- * The cron rule, as a pure function of the stored `next_fire_at` and the database clock. The
+ * The cron rule (and an interval's, whose windows are a grid), as a pure function of the stored `next_fire_at` and the database clock. The
  * newest window at or before now fires if it is on time (within `misfireGraceMs`); when it is
  * not, the cluster was down or paused through it, and `catchUp` decides: `skip` fires nothing,
  * `latest` fires that newest window once, `run_all` fires every window from the stored one on,
@@ -21,7 +21,7 @@ export interface TriggerTurn {
  * after now, so an outage turns into at most `catchUpLimit` fires, never an endless burst.
  */
 export function planCronTurn(
-  definition: CronTriggerDefinition,
+  definition: WindowTriggerDefinition,
   due: Date | null,
   now: Date,
 ): TriggerTurn | null {
@@ -43,7 +43,7 @@ export function planCronTurn(
 
 /** Windows from `from` (itself included, a window or not) up to `to`, at most `limit`. */
 function windowsFrom(
-  definition: CronTriggerDefinition,
+  definition: WindowTriggerDefinition,
   from: Date,
   to: Date,
   limit: number,
@@ -75,7 +75,7 @@ export function planPollTurn(
 }
 
 /** Windows from `from` to `to`, both included; capped, it only feeds a log line. */
-function countWindows(definition: CronTriggerDefinition, from: Date, to: Date): number {
+function countWindows(definition: WindowTriggerDefinition, from: Date, to: Date): number {
   let count = 1;
   let cursor: Date | null = from;
   while (count < 1_000) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CycliumError } from "../errors/index";
 import { CronSchedule } from "./cron-schedule";
+import { IntervalSchedule, MIN_INTERVAL_MS } from "./interval-schedule";
 
 /**
  * What a cron trigger does with windows that passed while no node ran it (or it was paused):
@@ -53,6 +54,20 @@ const ZCronTriggerInput = z.strictObject({
   catchUpLimit: z.number().int().min(1).max(10_000).default(DEFAULT_CATCH_UP_LIMIT),
 });
 
+/**
+ * Every `intervalMs` (issue 20, Cyclium's interval schedules): windows on a grid of multiples of
+ * the interval since the epoch, each claimed and fired once per cluster like a cron window, with
+ * the same catch-up policies.
+ */
+const ZIntervalTriggerInput = z.strictObject({
+  name: ZName,
+  on: ZName,
+  intervalMs: z.number().int().min(MIN_INTERVAL_MS).max(2_147_483_647),
+  catchUp: z.enum(CATCH_UP_POLICIES).default("skip"),
+  misfireGraceMs: z.number().int().min(0).default(60_000),
+  catchUpLimit: z.number().int().min(1).max(10_000).default(DEFAULT_CATCH_UP_LIMIT),
+});
+
 const ZPollTriggerInput = z.strictObject({
   name: ZName,
   on: ZName,
@@ -66,6 +81,7 @@ const ZPollTriggerInput = z.strictObject({
 
 export type TCronTriggerInput = z.input<typeof ZCronTriggerInput>;
 export type TPollTriggerInput = z.input<typeof ZPollTriggerInput>;
+export type TIntervalTriggerInput = z.input<typeof ZIntervalTriggerInput>;
 
 interface TriggerDefinitionBase {
   name: string;
@@ -84,6 +100,17 @@ export interface CronTriggerDefinition extends TriggerDefinitionBase {
   catchUpLimit: number;
 }
 
+export interface IntervalTriggerDefinition extends TriggerDefinitionBase {
+  kind: "interval";
+  schedule: IntervalSchedule;
+  catchUp: CatchUpPolicy;
+  misfireGraceMs: number;
+  catchUpLimit: number;
+}
+
+/** Triggers that fire windows of a schedule (cron instants or interval ticks). */
+export type WindowTriggerDefinition = CronTriggerDefinition | IntervalTriggerDefinition;
+
 export interface PollTriggerDefinition extends TriggerDefinitionBase {
   kind: "poll";
   poll: TriggerPoll;
@@ -91,14 +118,17 @@ export interface PollTriggerDefinition extends TriggerDefinitionBase {
   pollTimeoutMs: number | undefined;
 }
 
-export type TriggerDefinition = CronTriggerDefinition | PollTriggerDefinition;
+export type TriggerDefinition =
+  CronTriggerDefinition | IntervalTriggerDefinition | PollTriggerDefinition;
 
 /**
  * A named fan-out point (SPEC section 7). Everything is checked here, at definition time: names,
  * the cron expression and the IANA zone, so a typo stops the process at start-up instead of
  * leaving a trigger that never fires.
  */
-export function defineTrigger(input: TCronTriggerInput | TPollTriggerInput): TriggerDefinition {
+export function defineTrigger(
+  input: TCronTriggerInput | TIntervalTriggerInput | TPollTriggerInput,
+): TriggerDefinition {
   if ("cron" in input) {
     const data = parse(ZCronTriggerInput, input);
     return Object.freeze({
@@ -108,6 +138,20 @@ export function defineTrigger(input: TCronTriggerInput | TPollTriggerInput): Tri
       fanOut: true,
       allowConcurrent: false,
       schedule: CronSchedule.parse(data.cron, data.timezone),
+      catchUp: data.catchUp,
+      misfireGraceMs: data.misfireGraceMs,
+      catchUpLimit: data.catchUpLimit,
+    });
+  }
+  if ("intervalMs" in input) {
+    const data = parse(ZIntervalTriggerInput, input);
+    return Object.freeze({
+      kind: "interval",
+      name: data.name,
+      on: data.on,
+      fanOut: true,
+      allowConcurrent: false,
+      schedule: IntervalSchedule.of(data.intervalMs),
       catchUp: data.catchUp,
       misfireGraceMs: data.misfireGraceMs,
       catchUpLimit: data.catchUpLimit,

@@ -11,7 +11,7 @@ export interface FiringOutcome {
   error: string | null;
 }
 
-export type FiringSource = "cron" | "poll" | "manual";
+export type FiringSource = "cron" | "interval" | "poll" | "manual";
 
 export type TriggerFiringRow = Narrow<
   RowOf<TriggerFiringModel>,

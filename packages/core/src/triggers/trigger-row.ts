@@ -2,10 +2,13 @@ import type { TriggerModel } from "@cyclium/db/models";
 import type { Narrow, RowOf } from "../db/row-of";
 import type { CatchUpPolicy } from "./trigger-definition";
 
+/** `cyclium_triggers.kind`: an interval keeps its window size in `poll_interval_ms`. */
+export type TriggerKindName = "cron" | "interval" | "poll";
+
 /** A `cyclium_triggers` row. */
 export type TriggerRow = Narrow<
   RowOf<TriggerModel>,
-  { kind: "cron" | "poll"; catch_up: CatchUpPolicy }
+  { kind: TriggerKindName; catch_up: CatchUpPolicy }
 >;
 
 export const TRIGGER_COLUMNS = `id, name, env, kind, cron, timezone, poll_interval_ms, workflow,
@@ -13,7 +16,10 @@ export const TRIGGER_COLUMNS = `id, name, env, kind, cron, timezone, poll_interv
 
 /**
  * A trigger as Cloacina's clients read it (its OpenAPI 0.10.0 `ScheduleItem`): a cron trigger is
- * a `cron` schedule, a poll trigger a `trigger` one. `enabled` is `!paused`: a paused trigger is
+ * a `cron` schedule, a poll trigger a `trigger` one. Cloacina has no interval schedule; ours is a
+ * `trigger` whose `poll_interval_ms` is the interval (a Cloacina trigger polled that often whose
+ * condition always holds fires on the same beat), with `kind: "interval"` and `interval_ms`
+ * beside it. `enabled` is `!paused`: a paused trigger is
  * one the scheduler leaves alone, which is what Cloacina's flag says too.
  */
 export interface CloacinaScheduleFields {
@@ -37,7 +43,9 @@ export interface CloacinaScheduleFields {
  */
 export interface TriggerItem extends CloacinaScheduleFields {
   name: string;
-  kind: "cron" | "poll";
+  kind: TriggerKindName;
+  /** The window size of an interval schedule; null for cron and poll triggers. */
+  interval_ms: number | null;
   workflow: string;
   cron: string | null;
   timezone: string | null;
@@ -62,6 +70,7 @@ export function toTriggerItem(row: TriggerRow, subscribers?: string[]): TriggerI
     next_run_at: iso(row.next_fire_at),
     name: row.name,
     kind: row.kind,
+    interval_ms: row.kind === "interval" ? row.poll_interval_ms : null,
     workflow: row.workflow,
     cron: row.cron,
     timezone: row.timezone,

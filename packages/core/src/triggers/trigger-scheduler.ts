@@ -94,10 +94,11 @@ export class TriggerScheduler {
           kind: definition.kind,
           cron: definition.kind === "cron" ? definition.schedule.expression : null,
           timezone: definition.kind === "cron" ? definition.schedule.timezone : null,
-          pollIntervalMs: definition.kind === "poll" ? definition.pollIntervalMs : null,
+          // The period either way: how often a poll runs, or an interval's window size.
+          pollIntervalMs: periodOf(definition),
           workflow: definition.on,
-          catchUp: definition.kind === "cron" ? definition.catchUp : "skip",
-          nextFireAt: definition.kind === "cron" ? definition.schedule.nextAfter(now) : null,
+          catchUp: definition.kind === "poll" ? "skip" : definition.catchUp,
+          nextFireAt: definition.kind === "poll" ? null : definition.schedule.nextAfter(now),
         },
         this.#options.db,
       );
@@ -113,9 +114,9 @@ export class TriggerScheduler {
       const definition = this.#options.triggers.get(row.name);
       if (!definition || row.paused || this.#busy.has(row.name)) continue;
       const turn =
-        definition.kind === "cron"
-          ? planCronTurn(definition, row.next_fire_at, now)
-          : planPollTurn(definition, row.next_fire_at, now);
+        definition.kind === "poll"
+          ? planPollTurn(definition, row.next_fire_at, now)
+          : planCronTurn(definition, row.next_fire_at, now);
       if (!turn) continue;
       this.#busy.add(row.name);
       const work = this.#runTurn(definition, row, turn)
@@ -157,20 +158,21 @@ export class TriggerScheduler {
     if (!won) return;
     switch (definition.kind) {
       case "cron":
+      case "interval":
         if (turn.missed > 0) {
           this.#logger.warn(
             { trigger: row.name, missed: turn.missed, catch_up: definition.catchUp },
-            "cron windows passed while no node ran them",
+            `${definition.kind} windows passed while no node ran them`,
           );
         }
         if (turn.fires.length === 0) {
-          if (turn.due !== null) this.#skipped(row.name, "cron", "missed");
+          if (turn.due !== null) this.#skipped(row.name, definition.kind, "missed");
           return;
         }
         // One after the other, oldest first: a run_all backlog starts in window order. Each
         // window is its own firing, deduplicated by its scheduled instant.
         for (const window of turn.fires) {
-          await this.#fire(definition, row, "cron", undefined, window);
+          await this.#fire(definition, row, definition.kind, undefined, window);
         }
         return;
       case "poll": {
@@ -224,7 +226,7 @@ export class TriggerScheduler {
   async #fire(
     definition: TriggerDefinition,
     row: TriggerRow,
-    source: "cron" | "poll",
+    source: "cron" | "interval" | "poll",
     context: Record<string, unknown> | undefined,
     scheduledTime: Date | null,
   ): Promise<void> {
@@ -238,7 +240,7 @@ export class TriggerScheduler {
         fanOut: definition.fanOut,
         allowConcurrent: definition.allowConcurrent,
         schedule:
-          definition.kind === "cron"
+          definition.kind !== "poll"
             ? {
                 expression: definition.schedule.expression,
                 timezone: definition.schedule.timezone,
@@ -267,5 +269,18 @@ export class TriggerScheduler {
 
   #skipped(trigger: string, source: string, reason: string): void {
     this.#telemetry.emit("cyclium.trigger.skipped", { count: 1 }, { trigger, source, reason });
+  }
+}
+
+function periodOf(definition: TriggerDefinition): number | null {
+  switch (definition.kind) {
+    case "poll":
+      return definition.pollIntervalMs;
+    case "interval":
+      return definition.schedule.intervalMs;
+    case "cron":
+      return null;
+    default:
+      return assertNever(definition, "trigger kind");
   }
 }

@@ -1,11 +1,11 @@
 import type { Queryable } from "../db/index";
 import type { CatchUpPolicy } from "./trigger-definition";
-import { TRIGGER_COLUMNS, type TriggerRow } from "./trigger-row";
+import { TRIGGER_COLUMNS, type TriggerKindName, type TriggerRow } from "./trigger-row";
 
 export interface UpsertTriggerOptions {
   name: string;
   env: string | null;
-  kind: "cron" | "poll";
+  kind: TriggerKindName;
   cron: string | null;
   timezone: string | null;
   pollIntervalMs: number | null;
@@ -35,6 +35,8 @@ ON CONFLICT (name, env) DO UPDATE
          WHEN t.kind IS DISTINCT FROM EXCLUDED.kind
            OR t.cron IS DISTINCT FROM EXCLUDED.cron
            OR t.timezone IS DISTINCT FROM EXCLUDED.timezone
+           OR (EXCLUDED.kind = 'interval'
+               AND t.poll_interval_ms IS DISTINCT FROM EXCLUDED.poll_interval_ms)
            OR t.next_fire_at IS NULL
          THEN EXCLUDED.next_fire_at
          ELSE t.next_fire_at

@@ -21,8 +21,20 @@ const column = columnHelper<TTrigger>();
 export function ruleOf(
   trigger: Pick<TTrigger, "kind" | "cron" | "timezone" | "poll_interval_ms">,
 ): string {
-  if (trigger.kind === "cron") return `${trigger.cron ?? "?"} (${trigger.timezone ?? "UTC"})`;
-  return `every ${formatDuration(trigger.poll_interval_ms ?? 0)}`;
+  switch (trigger.kind) {
+    case "cron":
+      return `${trigger.cron ?? "?"} (${trigger.timezone ?? "UTC"})`;
+    // An interval fires every window of its grid; a poll only checks its condition that often.
+    case "interval":
+      return `every ${formatDuration(trigger.poll_interval_ms ?? 0)}`;
+    case "poll":
+      return `poll every ${formatDuration(trigger.poll_interval_ms ?? 0)}`;
+    default: {
+      // Exhaustive without importing core into the browser bundle: a new kind fails typecheck.
+      const unexpected: never = trigger.kind;
+      return String(unexpected);
+    }
+  }
 }
 
 function columnsFor(envParam: string | null, canOperate: boolean) {

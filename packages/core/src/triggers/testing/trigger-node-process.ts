@@ -1,6 +1,7 @@
 // A full node for the multi-process trigger test: the ActorHost with one actor, the workflow
-// engine and the trigger scheduler as extensions, and a cron trigger that fires every second
-// and fans out to two workflows. Reports "ready" on stdout; stops on SIGTERM.
+// engine and the trigger scheduler as extensions, and a cron trigger that fires every second (or
+// an interval schedule of one second) and fans out to two workflows. Reports "ready" on stdout;
+// stops on SIGTERM.
 import pg from "pg";
 import { defineActor } from "../../actors/index";
 import { createCycliumNode } from "../../nodes/index";
@@ -16,8 +17,11 @@ const workflows = new WorkflowRegistry().register(
   defineWorkflow({ name: "tick_flow", steps: [step] }),
   defineWorkflow({ name: "audit_flow", steps: [step], triggers: ["every_second"] }),
 );
+// TRIGGER_KIND=interval: the same beat as an interval schedule instead of a cron rule.
 const triggers = new TriggerRegistry().register(
-  defineTrigger({ name: "every_second", on: "tick_flow", cron: "* * * * * *" }),
+  process.env.TRIGGER_KIND === "interval"
+    ? defineTrigger({ name: "every_second", on: "tick_flow", intervalMs: 1_000 })
+    : defineTrigger({ name: "every_second", on: "tick_flow", cron: "* * * * * *" }),
 );
 const engine = workflowExtension(workflows);
 
