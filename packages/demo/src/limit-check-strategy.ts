@@ -1,5 +1,5 @@
 import { done, type Strategy } from "@cyclium/core/actors";
-import { clearFinding, raiseFinding } from "@cyclium/core/findings";
+import { assertNever } from "@cyclium/core/errors";
 import { CRITICAL_RATIO, ZResourceUpdated } from "./resource";
 import { loadResource } from "./load-resource";
 
@@ -26,29 +26,28 @@ export const limitCheckStrategy: Strategy<unknown, { resourceId: string }, Limit
     const resource = await loadResource(resourceId, ctx.db);
     if (resource === undefined) return done({ resourceId, breach: null });
     const breach = resource.usage > resource.limit;
-    // Fence before side effects: a node that lost the claim must not touch the findings.
-    if (!(await ctx.holdsClaim())) return done({ resourceId, breach: null });
     const { usage, limit } = resource;
-    if (breach) {
-      const ratio = limit > 0 ? usage / limit : Infinity;
-      await raiseFinding(
-        {
+    const ratio = limit > 0 ? usage / limit : Infinity;
+    // The fenced calls check the claim and write in one transaction: a node that lost the claim
+    // writes nothing. (holdsClaim() and then a write on ctx.db would leave a window between them.)
+    const written = breach
+      ? await ctx.raiseFinding({
           findingKey: limitBreachKey(resource.id),
           class: LIMIT_BREACH_CLASS,
           severity: ratio >= CRITICAL_RATIO ? "critical" : "warning",
           subject: resource.id,
           summary: `${resource.name} is at ${Math.round(ratio * 100)}% of its limit (${usage} / ${limit}).`,
           data: { usage, limit, kind: resource.kind },
-          episode: ctx.episode,
-        },
-        ctx.db,
-      );
-    } else {
-      await clearFinding(
-        { findingKey: limitBreachKey(resource.id), env: ctx.episode.sourceEnv },
-        ctx.db,
-      );
+        })
+      : await ctx.clearFinding(limitBreachKey(resource.id));
+    switch (written.kind) {
+      case "fenced":
+        return done({ resourceId, breach: null });
+      case "written":
+      case "not_found":
+        return done({ resourceId, breach, usage, limit });
+      default:
+        return assertNever(written, "finding write");
     }
-    return done({ resourceId, breach, usage, limit });
   },
 };

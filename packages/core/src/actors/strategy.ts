@@ -72,7 +72,8 @@ export interface StrategyContext {
   checkpoint(phase: string, state: unknown): Promise<boolean>;
   /**
    * Raises (or refreshes) a finding from this episode, in its env, only while this node still
-   * holds the claim; `{ written: false, reason: "fenced" }` otherwise (SPEC 12).
+   * holds the claim: `{ kind: "written", finding }`, or `{ kind: "fenced" }` with nothing written
+   * (SPEC 12); a clear with no active finding answers `{ kind: "not_found" }`.
    */
   raiseFinding(finding: StrategyFindingInput): Promise<FencedFindingResult>;
   /** Clears the episode env's active finding with this key, fenced like `raiseFinding`. */

@@ -9,9 +9,9 @@ export interface ClearFindingOptions {
   env: string | null;
 }
 
-export type ClearFindingResult = { cleared: true; finding: Finding } | { cleared: false };
+export type ClearFindingResult = { kind: "cleared"; finding: Finding } | { kind: "not_found" };
 
-/** Sets the active finding of (key, env) to `cleared`; `cleared: false` when none was active. */
+/** Sets the active finding of (key, env) to `cleared`; `not_found` when none was active. */
 export async function clearFinding(
   options: ClearFindingOptions,
   db: Queryable,
@@ -26,5 +26,5 @@ WITH gone AS (
 ${moveToClearedSql()}`;
   const result = await db.query<FindingRow>(sql, params.values);
   const row = result.rows[0];
-  return row ? { cleared: true, finding: toFinding(row) } : { cleared: false };
+  return row ? { kind: "cleared", finding: toFinding(row) } : { kind: "not_found" };
 }

@@ -121,12 +121,12 @@ describe("findings", () => {
   it("clears, and a second clear of the same key replaces the previous cleared row", async () => {
     const key = "breach:db-5";
     const findings = createFindings({ db: db.pool, env: null });
-    expect(await findings.clear({ findingKey: key })).toEqual({ cleared: false });
+    expect(await findings.clear({ findingKey: key })).toEqual({ kind: "not_found" });
 
     const first = await findings.raise({ ...breach, findingKey: key, summary: "first" });
     const clearedFirst = await findings.clear({ findingKey: key });
     expect(clearedFirst).toMatchObject({
-      cleared: true,
+      kind: "cleared",
       finding: { id: first.finding.id, status: "cleared", summary: "first" },
     });
     expect(await findings.activeFor({ findingKey: key })).toEqual([]);
@@ -138,7 +138,7 @@ describe("findings", () => {
 
     const clearedSecond = await findings.clear({ findingKey: key });
     expect(clearedSecond).toMatchObject({
-      cleared: true,
+      kind: "cleared",
       finding: { id: second.finding.id, status: "cleared", summary: "second" },
     });
     expect(await rows(key)).toEqual([{ id: second.finding.id, status: "cleared", env: null }]);
@@ -149,7 +149,7 @@ describe("findings", () => {
     await createFindings({ db: db.pool, env: "rc" }).raise({ ...breach, findingKey: key });
     await createFindings({ db: db.pool, env: null }).raise({ ...breach, findingKey: key });
     const fromRc = createFindings({ db: db.pool, env: "rc" });
-    expect((await fromRc.clear({ findingKey: key, env: null })).cleared).toBe(true);
+    expect((await fromRc.clear({ findingKey: key, env: null })).kind).toBe("cleared");
     expect((await fromRc.activeFor({ findingKey: key })).map((f) => f.env)).toEqual(["rc"]);
   });
 

@@ -6,8 +6,8 @@ export type StrategyFindingInput = Omit<RaiseFindingOptions, "episode" | "env">;
 
 /** What `ctx.raiseFinding` / `ctx.clearFinding` answer (the runtime's fenced writes). */
 export type FencedFindingResult =
-  | { written: true; finding: Finding }
+  | { kind: "written"; finding: Finding }
   /** Nothing to clear (no active finding with that key in the episode's env). */
-  | { written: false; reason: "not_found" }
+  | { kind: "not_found" }
   /** This node no longer holds the episode's claim: nothing was written. */
-  | { written: false; reason: "fenced" };
+  | { kind: "fenced" };

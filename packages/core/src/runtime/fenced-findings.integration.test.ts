@@ -43,14 +43,14 @@ describe("fence before side effects", () => {
     const { host } = startHost([actor("raiser", raising)]);
     const id = await fired(host, "raiser", {});
     expect(await settled(id)).toMatchObject({ status: "completed", result: { finished: true } });
-    expect(results.get(id)).toMatchObject({ written: true, finding: { episodeId: id } });
+    expect(results.get(id)).toMatchObject({ kind: "written", finding: { episodeId: id } });
   });
 
   it("a lost claim skips the finding and the result and leaves the episode row alone", async () => {
     const { host } = startHost([actor("raiser", raising)]);
     const id = await fired(host, "raiser", { steal: true });
     await vi.waitFor(() => expect(results.get(id)).toBeDefined(), { timeout: 10_000 });
-    expect(results.get(id)).toEqual({ written: false, reason: "fenced" });
+    expect(results.get(id)).toEqual({ kind: "fenced" });
     const findings = await db.pool.query(`SELECT 1 FROM cyclium_findings WHERE finding_key = $1`, [
       `breach:${id}`,
     ]);

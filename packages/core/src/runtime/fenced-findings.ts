@@ -55,9 +55,9 @@ export async function raiseFindingFenced(
       tx,
     ),
   );
-  if (!result.held) return { written: false, reason: "fenced" };
+  if (!result.held) return { kind: "fenced" };
   if (options.announce) await announceFinding(options.announce, "raised", result.value.finding);
-  return { written: true, finding: result.value.finding };
+  return { kind: "written", finding: result.value.finding };
 }
 
 export async function clearFindingFenced(
@@ -72,8 +72,8 @@ export async function clearFindingFenced(
   const result = await fenced(options.fence, db, (tx) =>
     clearFinding({ findingKey: options.findingKey, env: options.episode.sourceEnv }, tx),
   );
-  if (!result.held) return { written: false, reason: "fenced" };
-  if (!result.value.cleared) return { written: false, reason: "not_found" };
+  if (!result.held) return { kind: "fenced" };
+  if (result.value.kind === "not_found") return { kind: "not_found" };
   if (options.announce) await announceFinding(options.announce, "cleared", result.value.finding);
-  return { written: true, finding: result.value.finding };
+  return { kind: "written", finding: result.value.finding };
 }
