@@ -13,9 +13,10 @@ import type { TLiveHint } from "@/server/live/live-hint";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 
 /**
- * Hints arriving within this window are refetched together: a burst of 500 completions costs
- * each open list one refetch per window instead of 500 (and an invalidation cancels the refetch
- * in flight, so unbatched a steady stream would starve it). Adds at most this much latency.
+ * Refetches at most once per window: the first hint after a quiet window is refetched at once,
+ * later ones together when the window ends. A burst of 500 completions then costs each open list
+ * a handful of refetches instead of 500 (and an invalidation cancels the refetch in flight, so
+ * unthrottled a steady stream would starve it).
  */
 const COALESCE_MS = 150;
 
@@ -39,6 +40,7 @@ export function LiveUpdates() {
   const pending = useRef(new Set<string>());
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const readyOnce = useRef(false);
+  const lastFlush = useRef(0);
 
   useEffect(() => {
     const paused = mode === "paused";
@@ -59,6 +61,7 @@ export function LiveUpdates() {
 
   const flush = () => {
     timer.current = undefined;
+    lastFlush.current = Date.now();
     const reads = [...pending.current];
     pending.current.clear();
     void queryClient.invalidateQueries({
@@ -76,7 +79,9 @@ export function LiveUpdates() {
       }
     }
     for (const read of readsForHint(hint)) pending.current.add(read);
-    timer.current ??= setTimeout(flush, COALESCE_MS);
+    // Hints of one bus event batch arrive in the same task: a zero delay still gathers them.
+    const wait = Math.max(0, lastFlush.current + COALESCE_MS - Date.now());
+    timer.current ??= setTimeout(flush, wait);
     if (TERMINAL.has(hint.topic) && hint.episodeId && pathname === `/episodes/${hint.episodeId}`) {
       setAnnouncement(`This episode is now ${hint.topic.slice("episode.".length)}.`);
     }
