@@ -5,6 +5,10 @@ import type { Logger, Telemetry, TelemetryMetadata } from "../../telemetry/index
 import { CircuitBreakerMonitor } from "./circuit-breaker";
 import { DEFAULT_CIRCUIT_BREAKER, type TCircuitBreaker } from "./event-gates-schema";
 
+// Matches the live dedupe index's predicate, so it is one index probe.
+const EPISODE_EXISTS_SQL = `SELECT 1 FROM cyclium_episodes
+  WHERE dedupe_key = $1 AND dedupe_key IS NOT NULL AND archived_at IS NULL`;
+
 /** The breaker of a trigger as configured: the defaults unless given, none when `false`. */
 export function circuitBreakerOf(
   trigger: { circuitBreaker?: TCircuitBreaker | false | undefined } | { manual: true },
@@ -62,6 +66,12 @@ export class BreakerGuard {
     const state = await this.#monitor.check();
     if (state.allowsFire) return true;
     const { db, bus, telemetry, logger, actorId, expectationId, nodeIdentity } = this.#o;
+    // Half-open refuses while a trial is in flight, and that trial may be this very occurrence,
+    // fired a moment ago by a node that read the breaker first: not a rejection, only a duplicate.
+    if (occurrence !== null && state.state === "half_open") {
+      const fired = await db.query(EPISODE_EXISTS_SQL, [occurrence]);
+      if ((fired.rowCount ?? 0) > 0) return false;
+    }
     if (occurrence !== null) {
       const won = await acquireClaim(
         {

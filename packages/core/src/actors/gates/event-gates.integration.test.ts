@@ -157,6 +157,10 @@ describe("event gates", () => {
       expect(emitted.some((e) => e.name === "cyclium.circuit_breaker.opened")).toBe(true),
     );
     expect(await episodes("flaky")).toHaveLength(5);
+    // Both nodes refused event 6; one of them announced it (issue 20: once per occurrence).
+    const rejections = () => emitted.filter((e) => e.name === "cyclium.circuit_breaker.rejected");
+    await vi.waitFor(() => expect(rejections()).toHaveLength(1));
+    expect(rejections()[0]?.metadata).toMatchObject({ trigger_type: "event", state: "open" });
     const config = { actorId: "flaky", expectationId: "on_run", env: null, threshold: 5 };
     const open = await readCircuitBreakerState({ ...config, halfOpenAfterMs: 1_500 }, db.pool);
     expect(open).toMatchObject({ state: "open", consecutiveFailures: 5, allowsFire: false });
@@ -184,5 +188,6 @@ describe("event gates", () => {
     await finished(8);
     expect(emitted.some((e) => e.name === "cyclium.circuit_breaker.half_open")).toBe(true);
     expect(emitted.some((e) => e.name === "cyclium.circuit_breaker.closed")).toBe(true);
+    expect(rejections()).toHaveLength(1);
   });
 });
