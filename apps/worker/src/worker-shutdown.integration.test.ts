@@ -34,7 +34,7 @@ describe("worker process life cycle", () => {
       input: { steps: 0, stepMs: 200 },
     });
     await deferred.flush();
-    if (!created.created) throw new Error("not created");
+    if (created.kind !== "created") throw new Error("not created");
     const id = created.episode.id;
     await vi.waitFor(
       async () => {

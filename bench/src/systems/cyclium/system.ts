@@ -98,7 +98,7 @@ export const cycliumSystem: BenchSystem = {
           dedupeKey: null,
           input: payloadOf(item),
         });
-        if (!result.created) throw new Error(`fire ${item} was deduplicated`);
+        if (result.kind !== "created") throw new Error(`fire ${item} was deduplicated`);
       },
       async close() {
         await runner.flush();

@@ -68,7 +68,7 @@ async function runOne(runner: LocalRunner, label: string) {
     },
     db.pool,
   );
-  if (!created.created) throw new Error(`episode ${label} not created`);
+  if (created.kind !== "created") throw new Error(`episode ${label} not created`);
   // The runner claims `episode:{id}` for an episode without a dedupe key.
   const key = `episode:${created.episode.id}`;
   return { key, result: await runner.run(created.episode) };

@@ -111,7 +111,7 @@ export function createClient<D extends Deployment = Deployment>(
 
   const defer = async (episode: DeferEpisodeInput): Promise<ClientFireResult> => {
     const result = await deferred.defer(episode);
-    return result.created
+    return result.kind === "created"
       ? {
           kind: "created",
           episodeId: result.episode.id,

@@ -65,12 +65,11 @@ describe("createEpisode", () => {
           createEpisode({ ...options, sourceNode: `node-${i}`, telemetry, logger }, client),
         ),
       );
-      expect(results.filter((r) => r.created)).toHaveLength(1);
-      const losers = results.filter((r) => !r.created);
+      expect(results.filter((r) => r.kind === "created")).toHaveLength(1);
+      const losers = results.filter((r) => r.kind === "deduped");
       expect(losers).toHaveLength(49);
       expect(losers[0]).toEqual({
-        created: false,
-        reason: "duplicate",
+        kind: "deduped",
         dedupeKey: options.dedupeKey,
       });
       expect(deduped).toHaveLength(49);
@@ -87,7 +86,7 @@ describe("createEpisode", () => {
       { ...options, status: "running", sourceStack: "hatch", telemetry: new Telemetry() },
       db.pool,
     );
-    if (!result.created) throw new Error("expected a new episode");
+    if (result.kind !== "created") throw new Error("expected a new episode");
     expect(result.episode).toMatchObject({
       actorId: "resource_monitor",
       expectationId: "check_limits",
@@ -108,13 +107,13 @@ describe("createEpisode", () => {
   it("does not let an archived episode block a new one with the same key", async () => {
     const options = { ...eventEpisode(null, "evt-archived"), telemetry: new Telemetry() };
     const first = await createEpisode(options, db.pool);
-    expect(first.created).toBe(true);
-    expect((await createEpisode(options, db.pool)).created).toBe(false);
+    expect(first.kind).toBe("created");
+    expect((await createEpisode(options, db.pool)).kind).toBe("deduped");
     await db.pool.query("UPDATE cyclium_episodes SET archived_at = now() WHERE dedupe_key = $1", [
       options.dedupeKey,
     ]);
     const again = await createEpisode(options, db.pool);
-    expect(again.created).toBe(true);
+    expect(again.kind).toBe("created");
     expect(await liveCount(options.dedupeKey)).toBe(1);
   });
 
@@ -124,18 +123,18 @@ describe("createEpisode", () => {
     const results = await Promise.all(
       envs.map((env) => createEpisode({ ...eventEpisode(env, "evt-envs"), telemetry }, db.pool)),
     );
-    expect(results.map((r) => r.created)).toEqual([true, true, true]);
-    const created = results.flatMap((r) => (r.created ? [r.episode] : []));
+    expect(results.map((r) => r.kind)).toEqual(["created", "created", "created"]);
+    const created = results.flatMap((r) => (r.kind === "created" ? [r.episode] : []));
     expect(created.map((e) => e.sourceEnv)).toEqual(envs);
     expect(new Set(created.map((e) => e.dedupeKey)).size).toBe(3);
     const again = await createEpisode({ ...eventEpisode("rc", "evt-envs"), telemetry }, db.pool);
-    expect(again.created).toBe(false);
+    expect(again.kind).toBe("deduped");
   });
 
   it("never deduplicates episodes without a key", async () => {
     const options = { ...eventEpisode(null, "x"), dedupeKey: null, telemetry: new Telemetry() };
-    expect((await createEpisode(options, db.pool)).created).toBe(true);
-    expect((await createEpisode(options, db.pool)).created).toBe(true);
+    expect((await createEpisode(options, db.pool)).kind).toBe("created");
+    expect((await createEpisode(options, db.pool)).kind).toBe("created");
   });
 
   it("leaves the caller's transaction usable after losing the race", async () => {
@@ -144,9 +143,9 @@ describe("createEpisode", () => {
     const after = await withTransaction(db.pool, async (tx) => {
       const lost = await createEpisode(options, tx);
       const { rows } = await tx.query<{ ok: number }>("SELECT 1 AS ok");
-      return { lost: lost.created, ok: rows[0]?.ok };
+      return { lost: lost.kind, ok: rows[0]?.ok };
     });
-    expect(after).toEqual({ lost: false, ok: 1 });
+    expect(after).toEqual({ lost: "deduped", ok: 1 });
   });
 
   it("waits a random jitter before inserting when asked to", async () => {

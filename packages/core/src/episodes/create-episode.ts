@@ -47,9 +47,9 @@ export interface CreateEpisodeOptions {
 }
 
 export type CreateEpisodeResult =
-  | { created: true; episode: Episode }
+  | { kind: "created"; episode: Episode }
   /** Another node (or an earlier fire) already has a live episode with this key. */
-  | { created: false; reason: "duplicate"; dedupeKey: string };
+  | { kind: "deduped"; dedupeKey: string };
 
 // The arbiter is the partial unique index cyclium_episodes_dedupe_key_live_key (its predicate
 // must be repeated for PostgreSQL to infer it). DO NOTHING is the "someone else won" outcome of
@@ -101,7 +101,7 @@ export async function createEpisode(
     traceContextParam(options.traceContext),
   ]);
   const row = result.rows[0];
-  if (row) return { created: true, episode: toEpisode(row) };
+  if (row) return { kind: "created", episode: toEpisode(row) };
 
   // No row back only happens on a dedupe conflict, so the key cannot be null here.
   const dedupeKey = options.dedupeKey ?? "";
@@ -114,7 +114,7 @@ export async function createEpisode(
     { count: 1 },
     { dedupe_key: dedupeKey, actor_id: options.actorId },
   );
-  return { created: false, reason: "duplicate", dedupeKey };
+  return { kind: "deduped", dedupeKey };
 }
 
 function traceContextParam(given: TraceCarrier | null | undefined): string | null {

@@ -33,7 +33,7 @@ async function runningEpisode(): Promise<{ id: string; fence: ClaimFence; reques
     },
     db.pool,
   );
-  if (!created.created) throw new Error("not created");
+  if (created.kind !== "created") throw new Error("not created");
   const id = created.episode.id;
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO cyclium_trigger_requests

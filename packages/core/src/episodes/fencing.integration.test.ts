@@ -37,7 +37,7 @@ async function runningEpisode(key: string): Promise<string> {
     },
     db.pool,
   );
-  if (!created.created) throw new Error("episode not created");
+  if (created.kind !== "created") throw new Error("episode not created");
   return created.episode.id;
 }
 

@@ -35,7 +35,7 @@ async function pendingEpisode(): Promise<{ id: string; key: string }> {
     },
     db.pool,
   );
-  if (!created.created) throw new Error("not created");
+  if (created.kind !== "created") throw new Error("not created");
   return { id: created.episode.id, key };
 }
 

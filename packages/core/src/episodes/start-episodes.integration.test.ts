@@ -32,7 +32,7 @@ async function pendingEpisode(): Promise<{ episodeId: string; claimKey: string }
     },
     db.pool,
   );
-  if (!created.created) throw new Error("episode not created");
+  if (created.kind !== "created") throw new Error("episode not created");
   return { episodeId: created.episode.id, claimKey };
 }
 

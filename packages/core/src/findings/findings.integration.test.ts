@@ -102,7 +102,7 @@ describe("findings", () => {
       },
       db.pool,
     );
-    if (!created.created) throw new Error("no episode");
+    if (created.kind !== "created") throw new Error("no episode");
     const rcNode = createFindings({ db: db.pool, env: "rc" });
     const { finding } = await rcNode.raise({
       ...breach,

@@ -305,13 +305,13 @@ export class ActorHost implements PollerHost {
     if (mode === "trigger_only") {
       if (this.#o.deferred === undefined) throw new Error("trigger_only needs a DeferredRunner");
       const deferred = await this.#o.deferred.defer(episode);
-      if (!deferred.created) return { kind: "deduped", dedupeKey: deferred.dedupeKey };
+      if (deferred.kind === "deduped") return { kind: "deduped", dedupeKey: deferred.dedupeKey };
       this.#triggered(deferred.episode);
       return { kind: "created", episodeId: deferred.episode.id, deferred: true };
     }
     // A deduplicated insert is resent after a transient error (a database restart between the
     // event and its episode lost 4 of 120 events in the fault suite): ON CONFLICT makes a resend
-    // after an ambiguous commit answer "duplicate", and the row it did commit names this node's
+    // after an ambiguous commit answer "deduped", and the row it did commit names this node's
     // queue, so the reconcile runs it. A fire without a dedupe key is not resent: it could create
     // a second episode.
     const firstTry = Date.now();
@@ -343,7 +343,7 @@ export class ActorHost implements PollerHost {
         meta: { actor_id: actor.identifier, expectation_id: req.expectationId },
       },
     );
-    if (!created.created) return { kind: "deduped", dedupeKey: created.dedupeKey };
+    if (created.kind === "deduped") return { kind: "deduped", dedupeKey: created.dedupeKey };
     this.#triggered(created.episode);
     const memoryFull = this.#slots.queuedCount(actor.identifier) >= this.#backlog.limit;
     if (memoryFull || this.#backlog.spilled(actor.identifier) > 0) {

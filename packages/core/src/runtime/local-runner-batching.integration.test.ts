@@ -75,7 +75,7 @@ async function dispatched(): Promise<{ episode: Episode; requestId: string }> {
     },
     db.pool,
   );
-  if (!created.created) throw new Error("not created");
+  if (created.kind !== "created") throw new Error("not created");
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO cyclium_trigger_requests
        (episode_id, actor_id, expectation_id, status, claimed_by, claimed_at)

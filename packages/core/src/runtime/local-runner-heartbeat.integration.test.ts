@@ -105,7 +105,7 @@ describe("LocalRunner and the claim heartbeat", () => {
       },
       db.pool,
     );
-    if (!created.created) throw new Error("episode not created");
+    if (created.kind !== "created") throw new Error("episode not created");
 
     const result = await runner.run(created.episode);
     await sleep(300);

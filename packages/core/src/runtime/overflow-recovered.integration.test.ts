@@ -45,7 +45,7 @@ describe("episodeOverflow and recovered episodes", () => {
       },
       db.pool,
     );
-    if (!created.created) throw new Error("not created");
+    if (created.kind !== "created") throw new Error("not created");
     const recovered = created.episode.id;
     const queuedFirst = await fired(host, "bounded");
     expect(await host.enqueueEpisode(recovered, { recovered: true })).toMatchObject({

@@ -76,7 +76,7 @@ async function dispatch(host: ActorHost, count: number): Promise<void> {
       },
       db.pool,
     );
-    if (!created.created) throw new Error("not created");
+    if (created.kind !== "created") throw new Error("not created");
     const dispatched = host.dispatch(created.episode, { triggerRequestId: String(i + 1) });
     if (dispatched.kind !== "queued") throw new Error(dispatched.kind);
   }

@@ -42,8 +42,8 @@ export type DeferEpisodeInput = Omit<
 >;
 
 export type DeferResult =
-  | { created: true; episode: Episode; requestId: string }
-  | Extract<CreateEpisodeResult, { created: false }>;
+  | { kind: "created"; episode: Episode; requestId: string }
+  | Extract<CreateEpisodeResult, { kind: "deduped" }>;
 
 /**
  * The runner of trigger_only nodes (SPEC section 6): creates the episode `pending`, so the console
@@ -101,7 +101,7 @@ export class DeferredRunner {
           },
           tx,
         );
-        if (!created.created) return created;
+        if (created.kind === "deduped") return created;
         const [requestId] = await this.#insert([{ episode: created.episode, opts }], tx);
         if (requestId === undefined) throw new Error("trigger request insert returned no id");
         // Outside a burst the wake-up rides on this transaction: delivered on commit, with no
@@ -114,10 +114,10 @@ export class DeferredRunner {
           [SPAN_ATTRIBUTES.episodeId]: created.episode.id,
           [SPAN_ATTRIBUTES.requestId]: requestId,
         });
-        return { created: true, episode: created.episode, requestId };
+        return { kind: "created", episode: created.episode, requestId };
       }),
     );
-    if (result.created) {
+    if (result.kind === "created") {
       this.#emitCreated(result.episode, result.requestId);
       if (!notifiedInTransaction) this.#coalescer.wake();
     }

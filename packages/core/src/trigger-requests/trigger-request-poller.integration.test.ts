@@ -47,7 +47,7 @@ async function defer(runner: DeferredRunner, actorId: string, count = 1): Promis
       triggerType: "manual",
       dedupeKey: null,
     });
-    if (result.created) ids.push(result.requestId);
+    if (result.kind === "created") ids.push(result.requestId);
   }
   return ids;
 }

@@ -34,7 +34,7 @@ async function episodeWithCheckpoint(schemaVersion: number): Promise<string> {
     },
     db.pool,
   );
-  if (!created.created) throw new Error("not created");
+  if (created.kind !== "created") throw new Error("not created");
   const id = created.episode.id;
   await saveCheckpoint(
     { episodeId: id, fence: null, number: 2, phase: "p", schemaVersion, state: { n: 2 } },

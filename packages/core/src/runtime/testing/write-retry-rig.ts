@@ -76,7 +76,7 @@ export function createWriteRetryRig(options: {
           },
           options.harness,
         );
-        if (!created.created) throw new Error("episode not created");
+        if (created.kind !== "created") throw new Error("episode not created");
         episodes.push(created.episode);
       }
       return episodes;
