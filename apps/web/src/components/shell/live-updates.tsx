@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { skipToken } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { isStaleAfter, readsForHint, trpcPathOfQueryKey } from "@/lib/live/live-invalidation";
 import { setLiveStreaming } from "@/lib/live/live-stream-state";
 import { useRefreshMode } from "@/lib/live/refresh-mode";
@@ -20,6 +20,18 @@ import { useTRPC } from "@/trpc/trpc-react-provider";
  */
 const COALESCE_MS = 150;
 
+/** Whether this tab is visible; a hidden tab neither polls (TanStack's default) nor streams. */
+function usePageVisible(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      document.addEventListener("visibilitychange", onChange);
+      return () => document.removeEventListener("visibilitychange", onChange);
+    },
+    () => document.visibilityState === "visible",
+    () => true,
+  );
+}
+
 const TERMINAL = new Set(["episode.completed", "episode.failed", "episode.cancelled"]);
 
 /**
@@ -33,6 +45,10 @@ export function LiveUpdates() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [mode] = useRefreshMode();
+  // A background tab gives its connection back (a browser allows six per host over HTTP/1.1);
+  // when it is shown again the stream reopens and its ready hint refetches what changed.
+  const visible = usePageVisible();
+  const streams = mode === "live" && visible;
   const pathname = usePathname();
   const params = useSearchParams();
   const env = envInputFromParam(params.get("env"));
@@ -88,7 +104,7 @@ export function LiveUpdates() {
   };
 
   const subscription = useSubscription(
-    trpc.live.events.subscriptionOptions(mode === "live" ? { env } : skipToken, {
+    trpc.live.events.subscriptionOptions(streams ? { env } : skipToken, {
       onData: onHint,
       onError: () => setLiveStreaming(false),
       onConnectionStateChange: (state) => {
@@ -96,7 +112,7 @@ export function LiveUpdates() {
       },
     }),
   );
-  const status = mode === "live" ? subscription.status : "idle";
+  const status = streams ? subscription.status : "idle";
   useEffect(() => {
     if (status !== "pending") setLiveStreaming(false);
   }, [status]);
