@@ -2,6 +2,7 @@
 
 // Server actions are POST-only and Next.js refuses them unless Origin matches Host, so the
 // sign-in and sign-out forms get the same-origin rule of every other state change.
+import { assertNever } from "@cyclium/core/errors";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { readRequestInfo } from "@/server/auth/request-info";
@@ -35,16 +36,21 @@ export async function signInAction(
     userAgent: request.userAgent,
     previousToken: cookieStore.get(SESSION_COOKIE)?.value ?? null,
   });
-  if (!result.ok) {
-    // One message for unknown email, wrong password and disabled account: no account probing.
-    const error =
-      result.reason === "rate_limited"
-        ? `Too many attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} min.`
-        : "Email or password is incorrect.";
-    return { error, email };
+  switch (result.kind) {
+    case "rate_limited":
+      return {
+        error: `Too many attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} min.`,
+        email,
+      };
+    case "invalid_credentials":
+      // One message for unknown email, wrong password and disabled account: no account probing.
+      return { error: "Email or password is incorrect.", email };
+    case "signed_in":
+      cookieStore.set(SESSION_COOKIE, result.token, sessionCookieOptions(isHttps(requestHeaders)));
+      return redirect(safeNextPath(form.get("next")));
+    default:
+      return assertNever(result, "sign-in result");
   }
-  cookieStore.set(SESSION_COOKIE, result.token, sessionCookieOptions(isHttps(requestHeaders)));
-  redirect(safeNextPath(form.get("next")));
 }
 
 export async function signOutAction(): Promise<void> {

@@ -98,7 +98,7 @@ describe("audit of refusals (issue 13)", () => {
       userAgent: null,
       throttle: createSignInThrottle(database.pool),
     });
-    if (!session.ok) throw new Error("sign-in failed");
+    if (session.kind !== "signed_in") throw new Error("sign-in failed");
     const endpoints = createTriggerEndpoints({
       getDb: () => database.pool,
       getTriggerServices: () => null,

@@ -56,7 +56,7 @@ async function signInAs(email: string, password: string) {
     ip: null,
     userAgent: null,
   });
-  if (!result.ok) throw new Error(`sign-in of ${email} failed: ${result.reason}`);
+  if (result.kind !== "signed_in") throw new Error(`sign-in of ${email} failed: ${result.kind}`);
   return result.principal;
 }
 

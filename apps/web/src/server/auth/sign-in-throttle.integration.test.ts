@@ -62,9 +62,9 @@ describe("the sign-in throttle", () => {
       await attempt(`198.51.100.${i % 8}`, "guess");
     }
     const attacker = await attempt("198.51.100.1", TEST_PASSWORD);
-    expect(attacker).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(attacker).toMatchObject({ kind: "rate_limited" });
     const owner = await attempt("203.0.113.7", TEST_PASSWORD);
-    expect(owner.ok).toBe(true);
+    expect(owner.kind).toBe("signed_in");
   });
 
   it("backs off exponentially per account and address", async () => {
@@ -95,7 +95,7 @@ describe("the sign-in throttle", () => {
     expect(rows).toEqual([{ failures: 2 * perProcess }]);
     // This process refuses the right password because of what the other two counted.
     const refused = await attempt("192.0.2.9", TEST_PASSWORD);
-    expect(refused).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(refused).toMatchObject({ kind: "rate_limited" });
     // And a pool of its own (what a third console holds) sees the same wait.
     expect(
       await createSignInThrottle(otherProcessPool).retryAfterSeconds("192.0.2.9", OWNER),
@@ -105,7 +105,7 @@ describe("the sign-in throttle", () => {
   it("forgets a pair after a successful sign-in", async () => {
     const throttle = createSignInThrottle(database.pool);
     for (let i = 0; i < FREE_FAILURES - 1; i += 1) await throttle.recordFailure("192.0.2.3", OWNER);
-    expect((await attempt("192.0.2.3", TEST_PASSWORD)).ok).toBe(true);
+    expect((await attempt("192.0.2.3", TEST_PASSWORD)).kind).toBe("signed_in");
     const { rows } = await database.pool.query(`SELECT 1 FROM cyclium_sign_in_attempts`);
     expect(rows).toEqual([]);
   });

@@ -39,7 +39,7 @@ const attempt = (email: string, password: string, previousToken?: string) =>
 
 async function signedIn(email = "operator@test.local"): Promise<string> {
   const result = await attempt(email, TEST_PASSWORD);
-  if (!result.ok) throw new Error(`sign-in failed: ${result.reason}`);
+  if (result.kind !== "signed_in") throw new Error(`sign-in failed: ${result.kind}`);
   return result.token;
 }
 
@@ -61,18 +61,16 @@ describe("signIn", () => {
   it("rotates the session: the one the browser had before is gone", async () => {
     const before = await signedIn();
     const after = await attempt("operator@test.local", TEST_PASSWORD, before);
-    expect(after.ok).toBe(true);
+    expect(after.kind).toBe("signed_in");
     await expect(validateSession({ db: database.pool, token: before })).resolves.toBeNull();
   });
 
   it("gives the same answer for a wrong password and an unknown email, and audits both", async () => {
     await expect(attempt("operator@test.local", "wrong password")).resolves.toEqual({
-      ok: false,
-      reason: "invalid_credentials",
+      kind: "invalid_credentials",
     });
     await expect(attempt("nobody@test.local", TEST_PASSWORD)).resolves.toEqual({
-      ok: false,
-      reason: "invalid_credentials",
+      kind: "invalid_credentials",
     });
     const refusals = (await auditRows(database.pool, "auth.sign_in")).filter(
       (row) => row.outcome === "refused",
@@ -85,10 +83,8 @@ describe("signIn", () => {
   it("locks out after 5 failures per IP and email, even with the right password", async () => {
     for (let i = 0; i < 5; i += 1) await attempt("viewer@test.local", "guess");
     const locked = await attempt("viewer@test.local", TEST_PASSWORD);
-    expect(locked).toMatchObject({ ok: false, reason: "rate_limited" });
-    expect(
-      locked.ok === false && locked.reason === "rate_limited" && locked.retryAfterSeconds,
-    ).toBeGreaterThan(0);
+    expect(locked).toMatchObject({ kind: "rate_limited" });
+    expect(locked.kind === "rate_limited" && locked.retryAfterSeconds).toBeGreaterThan(0);
   });
 
   it("refuses disabled users", async () => {
@@ -97,7 +93,9 @@ describe("signIn", () => {
       users.admin.id,
     ]);
     await expect(validateSession({ db: database.pool, token })).resolves.toBeNull();
-    await expect(attempt("admin@test.local", TEST_PASSWORD)).resolves.toMatchObject({ ok: false });
+    await expect(attempt("admin@test.local", TEST_PASSWORD)).resolves.toMatchObject({
+      kind: "invalid_credentials",
+    });
     await database.pool.query(`UPDATE cyclium_users SET disabled_at = NULL WHERE id = $1`, [
       users.admin.id,
     ]);

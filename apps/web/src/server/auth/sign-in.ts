@@ -22,9 +22,9 @@ export const ZSignInInput = z.object({
 export type TSignInInput = z.infer<typeof ZSignInInput>;
 
 export type TSignInResult =
-  | { ok: true; token: string; principal: TPrincipal }
-  | { ok: false; reason: "invalid_credentials" }
-  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
+  | { kind: "signed_in"; token: string; principal: TPrincipal }
+  | { kind: "invalid_credentials" }
+  | { kind: "rate_limited"; retryAfterSeconds: number };
 
 /**
  * Checks the password and opens a new session. The session id is fresh on every sign-in (the
@@ -54,7 +54,7 @@ export async function signIn(options: {
   const retryAfterSeconds = await throttle.retryAfterSeconds(ip, input.email);
   if (retryAfterSeconds > 0) {
     await refuse("rate_limited", { retryAfterSeconds });
-    return { ok: false, reason: "rate_limited", retryAfterSeconds };
+    return { kind: "rate_limited", retryAfterSeconds };
   }
 
   const user = await findUserCredentials({ db, email: input.email });
@@ -68,7 +68,7 @@ export async function signIn(options: {
     await refuse("unauthenticated", {
       why: user === undefined ? "unknown_email" : !passwordOk ? "bad_password" : "disabled",
     });
-    return { ok: false, reason: "invalid_credentials" };
+    return { kind: "invalid_credentials" };
   }
   await throttle.recordSuccess(ip, input.email);
 
@@ -92,7 +92,7 @@ export async function signIn(options: {
       ip,
     });
   });
-  return { ok: true, token, principal };
+  return { kind: "signed_in", token, principal };
 }
 
 /** Ends the session behind `token` (if any) and records who signed out. */

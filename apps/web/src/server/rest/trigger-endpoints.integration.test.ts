@@ -57,7 +57,7 @@ beforeAll(async () => {
     userAgent: null,
     throttle: createSignInThrottle(db),
   });
-  if (!session.ok) throw new Error("sign-in failed");
+  if (session.kind !== "signed_in") throw new Error("sign-in failed");
   operatorSession = session.token;
   endpoints = createTriggerEndpoints({ getDb: () => db, getTriggerServices: () => services });
 });
