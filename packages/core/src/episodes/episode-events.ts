@@ -14,8 +14,17 @@ export const EPISODE_EVENT_TOPICS = {
   cancelled: "episode.cancelled",
 } as const;
 
+export const EPISODE_COMPLETED_TOPIC = EPISODE_EVENT_TOPICS.completed;
+export const EPISODE_FAILED_TOPIC = EPISODE_EVENT_TOPICS.failed;
+export const EPISODE_CANCELLED_TOPIC = EPISODE_EVENT_TOPICS.cancelled;
+
 export const TERMINAL_EPISODE_STATUSES = ["completed", "failed", "cancelled"] as const;
 export type TerminalEpisodeStatus = (typeof TERMINAL_EPISODE_STATUSES)[number];
+
+/** The topic an episode that ended with `status` is announced on (as the runner does). */
+export function topicForEpisodeStatus(status: TerminalEpisodeStatus): string {
+  return EPISODE_EVENT_TOPICS[status];
+}
 
 /**
  * The payload of `episode.completed` / `episode.failed` / `episode.cancelled`, one schema for
@@ -72,7 +81,7 @@ export async function publishEpisodeEvent(
   if (status !== "completed" && status !== "failed" && status !== "cancelled") return;
   try {
     await bus.publish(
-      EPISODE_EVENT_TOPICS[status],
+      topicForEpisodeStatus(status),
       episodeEvent({ ...episode, status }),
       tx === undefined ? undefined : { tx },
     );

@@ -57,10 +57,16 @@ export {
   type RetryEpisodesOptions,
 } from "./commands/index";
 export {
+  EPISODE_CANCELLED_TOPIC,
+  EPISODE_COMPLETED_TOPIC,
   EPISODE_EVENT_TOPICS,
+  EPISODE_FAILED_TOPIC,
+  TERMINAL_EPISODE_STATUSES,
   ZEpisodeEvent,
   episodeEvent,
   publishEpisodeEvent,
+  topicForEpisodeStatus,
   type TEpisodeEvent,
+  type TerminalEpisodeStatus,
 } from "./episode-events";
 export { endEpisodes, type EndEpisodesOutcome, type EpisodeEnd } from "./end-episodes";

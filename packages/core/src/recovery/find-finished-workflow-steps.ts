@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/index";
 import { scopeSql, SqlParams, type NodeScope } from "../scope/index";
-import type { TerminalEpisodeStatus } from "../workflows/episode-event";
+import type { TerminalEpisodeStatus } from "../episodes/episode-events";
 
 export interface FinishedWorkflowStep {
   instanceId: string;

@@ -2,7 +2,7 @@ import type { Bus } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { resolveScope, type NodeScope, type ScopeOverrides } from "../scope/index";
 import { silentLogger, type Logger } from "../telemetry/index";
-import { topicForEpisodeStatus, type TEpisodeEvent } from "../workflows/episode-event";
+import { topicForEpisodeStatus, type TEpisodeEvent } from "../episodes/episode-events";
 import { findFinishedWorkflowSteps } from "./find-finished-workflow-steps";
 
 export interface ReconcileWorkflowsConfig {

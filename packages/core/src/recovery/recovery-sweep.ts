@@ -8,7 +8,7 @@ import type { Connectable, Queryable } from "../db/index";
 import { CycliumError } from "../errors/index";
 import { resolveScope, type NodeScope, type ScopeOverrides } from "../scope/index";
 import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
-import { EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "../workflows/episode-event";
+import { EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "../episodes/episode-events";
 import { findStaleEpisodes } from "./find-stale-episodes";
 import { mapWithConcurrency } from "./map-with-concurrency";
 import { recoverBatch, type RecoveredEpisode } from "./recover-episodes";

@@ -1,5 +1,5 @@
 import { assertNever } from "../errors/index";
-import type { TerminalEpisodeStatus } from "./episode-event";
+import type { TerminalEpisodeStatus } from "../episodes/episode-events";
 import {
   isTerminalInstanceStatus,
   pendingStep,

@@ -33,7 +33,7 @@ export {
   topicForEpisodeStatus,
   type TEpisodeEvent,
   type TerminalEpisodeStatus,
-} from "./episode-event";
+} from "../episodes/episode-events";
 export {
   STEP_STATUSES,
   WORKFLOW_INSTANCE_STATUSES,

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MemoryBus } from "../bus/index";
 import { isCycliumError } from "../errors/index";
 import { reconcileWorkflows } from "../recovery/index";
-import { EPISODE_COMPLETED_TOPIC, EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "./episode-event";
+import {
+  EPISODE_COMPLETED_TOPIC,
+  EPISODE_FAILED_TOPIC,
+  type TEpisodeEvent,
+} from "../episodes/episode-events";
 import { loadWorkflowInstance } from "./load-workflow-instance";
 import { databaseStepStarter } from "./testing/index";
 import { defineWorkflow } from "./workflow-definition";

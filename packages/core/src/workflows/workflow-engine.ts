@@ -18,7 +18,7 @@ import {
   EPISODE_COMPLETED_TOPIC,
   EPISODE_FAILED_TOPIC,
   ZEpisodeEvent,
-} from "./episode-event";
+} from "../episodes/episode-events";
 import { findDueWorkflowRetries } from "./find-due-workflow-retries";
 import { insertWorkflowInstance } from "./insert-workflow-instance";
 import type { WorkflowInstanceStatus } from "./step-state";

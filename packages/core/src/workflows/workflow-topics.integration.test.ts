@@ -2,7 +2,11 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_TOPICS, MemoryBus, type BusEvent } from "../bus/index";
 import { Telemetry, type TelemetryEvent } from "../telemetry/index";
-import { EPISODE_COMPLETED_TOPIC, EPISODE_FAILED_TOPIC, type TEpisodeEvent } from "./episode-event";
+import {
+  EPISODE_COMPLETED_TOPIC,
+  EPISODE_FAILED_TOPIC,
+  type TEpisodeEvent,
+} from "../episodes/episode-events";
 import { databaseStepStarter } from "./testing/index";
 import { defineWorkflow } from "./workflow-definition";
 import { WorkflowEngine } from "./workflow-engine";
