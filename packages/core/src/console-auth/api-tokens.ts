@@ -5,6 +5,7 @@ import type { UserRole } from "../users/insert-user";
 import { generateSecretToken, hashSecretToken } from "./secret-token";
 import type { ApiTokenModel } from "@cyclium/db/models";
 import type { RowOf } from "../db/row-of";
+import { envOfTenant, tenantIdOf } from "../triggers/tenant";
 
 /** Recognisable in logs and by secret scanners; the 256 random bits after it are the secret. */
 export const API_TOKEN_PREFIX = "cyc_";
@@ -13,6 +14,8 @@ export interface ApiToken {
   id: string;
   name: string;
   role: UserRole;
+  /** REST tenants (envs) it may address, the unset env as `default`; empty: every tenant. */
+  tenants: string[];
   createdBy: string | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -21,10 +24,10 @@ export interface ApiToken {
 
 type ApiTokenRow = Pick<
   RowOf<ApiTokenModel>,
-  "id" | "name" | "role" | "last_used_at" | "revoked_at" | "inserted_at"
+  "id" | "name" | "role" | "tenants" | "last_used_at" | "revoked_at" | "inserted_at"
 > & { created_by_email: string | null };
 
-const COLUMNS = `t.id, t.name, t.role, t.last_used_at, t.revoked_at, t.inserted_at,
+const COLUMNS = `t.id, t.name, t.role, t.tenants, t.last_used_at, t.revoked_at, t.inserted_at,
   (SELECT email FROM cyclium_users u WHERE u.id = t.created_by) AS created_by_email`;
 
 function toApiToken(row: ApiTokenRow): ApiToken {
@@ -32,6 +35,7 @@ function toApiToken(row: ApiTokenRow): ApiToken {
     id: row.id,
     name: row.name,
     role: parseUserRole(row.role),
+    tenants: row.tenants,
     createdBy: row.created_by_email,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
@@ -52,15 +56,19 @@ export async function createApiToken(options: {
   db: Queryable;
   name: string;
   role: UserRole;
+  /** Limits the token to these tenants (envs); left out or empty, it reaches every env. */
+  tenants?: readonly string[] | undefined;
   createdBy: string | null;
 }): Promise<{ token: string; apiToken: ApiToken }> {
   const token = generateSecretToken(API_TOKEN_PREFIX);
+  const tenants = normalizeTenants(options.tenants ?? []);
   const { rows } = await options.db.query<ApiTokenRow>(
     `WITH t AS (
-       INSERT INTO cyclium_api_tokens (name, token_hash, role, created_by) VALUES ($1, $2, $3, $4)
+       INSERT INTO cyclium_api_tokens (name, token_hash, role, created_by, tenants)
+       VALUES ($1, $2, $3, $4, $5)
        RETURNING *)
      SELECT ${COLUMNS} FROM t`,
-    [options.name, hashSecretToken(token), options.role, options.createdBy],
+    [options.name, hashSecretToken(token), options.role, options.createdBy, tenants],
   );
   return { token, apiToken: toApiToken(rows[0] as ApiTokenRow) };
 }
@@ -89,17 +97,35 @@ export async function revokeApiToken(options: {
 export async function authenticateApiToken(options: {
   db: Queryable;
   token: string;
-}): Promise<{ id: string; name: string; role: UserRole } | null> {
-  const { rows } = await options.db.query<{ id: string; name: string; role: string }>(
+}): Promise<{ id: string; name: string; role: UserRole; tenants: string[] } | null> {
+  const { rows } = await options.db.query<{
+    id: string;
+    name: string;
+    role: string;
+    tenants: string[];
+  }>(
     `UPDATE cyclium_api_tokens
         SET last_used_at = CASE
               WHEN last_used_at IS NULL OR last_used_at < now() - interval '1 minute' THEN now()
               ELSE last_used_at END
       WHERE token_hash = $1 AND revoked_at IS NULL
-      RETURNING id, name, role`,
+      RETURNING id, name, role, tenants`,
     [hashSecretToken(options.token)],
   );
   const row = rows[0];
   if (row === undefined || !isUserRole(row.role)) return null;
-  return { id: row.id, name: row.name, role: row.role };
+  return { id: row.id, name: row.name, role: row.role, tenants: row.tenants };
+}
+
+/** One spelling per env: `public` and `default` both name the unset env, kept as `default`. */
+function normalizeTenants(tenants: readonly string[]): string[] {
+  return [...new Set(tenants.map((tenant) => tenantIdOf(envOfTenant(tenant.trim()))))].sort();
+}
+
+/**
+ * Whether a token limited to `tenants` may address `tenantId` over REST (Cloacina answers
+ * 403 `tenant_access_denied` otherwise). An empty list is no limit.
+ */
+export function apiTokenReachesTenant(tenants: readonly string[], tenantId: string): boolean {
+  return tenants.length === 0 || tenants.includes(tenantIdOf(envOfTenant(tenantId)));
 }

@@ -6,6 +6,7 @@ export {
   authenticateApiToken,
   createApiToken,
   listApiTokens,
+  apiTokenReachesTenant,
   revokeApiToken,
   type ApiToken,
 } from "./api-tokens";

@@ -32,6 +32,10 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
     const input = ZCreateApiTokenInput.safeParse({
       name: formText(data, "name"),
       role: formText(data, "role"),
+      tenants: formText(data, "tenants")
+        .split(",")
+        .map((tenant) => tenant.trim())
+        .filter((tenant) => tenant !== ""),
     });
     if (!input.success) {
       setInvalid(input.error.issues.map((issue) => issue.message).join(" "));
@@ -57,6 +61,11 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
             </option>
           ))}
         </select>
+        <input
+          name="tenants"
+          placeholder="Tenants, e.g. staging, default (empty: all)"
+          aria-label="Token tenants"
+        />
         <button type="submit" className={`button ${styles.primary}`} disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create token"}
         </button>

@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
 import { CreateTokenForm } from "./create-token-form";
-import { formatTimestamp } from "./format-timestamp";
 import { mutationErrorMessage } from "./mutation-error";
 
 export function TokensPanel() {
@@ -38,7 +38,7 @@ export function TokensPanel() {
         </div>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="API tokens">
-          <table className="table" data-testid="tokens-table">
+          <table className="table table-cards" data-testid="tokens-table">
             <thead>
               <tr>
                 <th>Token</th>
@@ -53,18 +53,26 @@ export function TokensPanel() {
                 const revoked = token.revokedAt !== null;
                 return (
                   <tr key={token.id} data-revoked={revoked} className={styles.userRow}>
-                    <td>
+                    <td className="cell-lead">
                       <div className="cell-primary">
                         {token.name}
                         {revoked ? <span className={styles.disabledPill}>revoked</span> : null}
                       </div>
                       <div className="cell-secondary">by {token.createdBy ?? "a deleted user"}</div>
                     </td>
-                    <td>
+                    <td data-label="Role">
                       <span className="pill pill-muted">{token.role}</span>
+                      <span className="text-subtle">
+                        {" "}
+                        {token.tenants.length === 0 ? "all tenants" : token.tenants.join(", ")}
+                      </span>
                     </td>
-                    <td className="text-subtle">{formatTimestamp(token.insertedAt)}</td>
-                    <td className="text-subtle">{formatTimestamp(token.lastUsedAt)}</td>
+                    <td className="text-subtle" data-label="Created">
+                      <TimeAgo iso={token.insertedAt} />
+                    </td>
+                    <td className="text-subtle" data-label="Last used">
+                      <TimeAgo iso={token.lastUsedAt} fallback="never" />
+                    </td>
                     <td className={styles.actions}>
                       {revoked ? null : (
                         <button

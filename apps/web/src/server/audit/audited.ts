@@ -63,7 +63,7 @@ export async function audited<T>(
 }
 
 export type TRefusalReason =
-  "unauthenticated" | "role" | "cross_origin" | "rate_limited" | "invalid_input";
+  "unauthenticated" | "role" | "tenant" | "cross_origin" | "rate_limited" | "invalid_input";
 
 /**
  * Anonymous refusals are written at most this often per address and process; past that they are

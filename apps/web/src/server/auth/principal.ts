@@ -13,6 +13,11 @@ export interface TPrincipal {
   /** Email of a user, name of a token; what the audit log shows. */
   name: string;
   role: TRole;
+  /**
+   * An API token's REST tenants (envs), the unset env as `default`; empty or absent: every tenant.
+   * Users are not limited by env (the console's env switch is a view, not a permission).
+   */
+  tenants?: readonly string[];
 }
 
 export function roleAtLeast(role: TRole, required: TRole): boolean {

@@ -33,6 +33,9 @@ vi.mock("server-only", () => ({}));
 let database: TestDatabase;
 let operator: string;
 let viewer: string;
+/** Limited to the env `staging` / to the unset env (issue 20: tenant_access_denied). */
+let stagingOnly: string;
+let publicOnly: string;
 let endpoints: ReturnType<typeof createTriggerEndpoints>;
 let broken = false;
 
@@ -44,6 +47,8 @@ const workflows = new WorkflowRegistry().register(
 const triggers = new TriggerRegistry().register(
   defineTrigger({ name: "nightly", on: "review", cron: "0 2 * * *", timezone: "UTC" }),
   defineTrigger({ name: "sensor", on: "sensor_flow", poll: () => false, pollIntervalMs: 5_000 }),
+  // An interval schedule (issue 20) is one of Cloacina's `trigger` items, its interval the poll's.
+  defineTrigger({ name: "heartbeat", on: "sensor_flow", intervalMs: 30_000 }),
 );
 const startWorkflow: WorkflowStarter = () =>
   broken
@@ -68,6 +73,24 @@ beforeAll(async () => {
   operator = (await createApiToken({ db, name: "ci", role: "operator", createdBy: users.admin.id }))
     .token;
   viewer = (await createApiToken({ db, name: "dash", role: "viewer", createdBy: null })).token;
+  stagingOnly = (
+    await createApiToken({
+      db,
+      name: "staging-ci",
+      role: "operator",
+      tenants: ["staging"],
+      createdBy: null,
+    })
+  ).token;
+  publicOnly = (
+    await createApiToken({
+      db,
+      name: "public-dash",
+      role: "viewer",
+      tenants: ["public"],
+      createdBy: null,
+    })
+  ).token;
   endpoints = createTriggerEndpoints({
     getDb: () => db,
     getTriggerServices: () => ({ startWorkflow, triggers, workflows }),
@@ -136,12 +159,23 @@ const BASE = "/v1/tenants/public/triggers";
 describe("Cloacina's trigger API at /v1, tenant public", () => {
   it("lists newest first and inspects by trigger or workflow name", async () => {
     const list = await expectShape(await send("GET", BASE, { token: viewer }), 200, ZCloacinaList);
-    expect(list).toMatchObject({ tenant_id: "public", total: 2 });
+    expect(list).toMatchObject({ tenant_id: "public", total: 3 });
     expect(list.items.map((item) => [item.trigger_name, item.schedule_type])).toEqual([
+      ["heartbeat", "trigger"],
       ["sensor", "trigger"],
       ["nightly", "cron"],
     ]);
-    const page = await send("GET", `${BASE}?limit=1&offset=1`, { token: viewer });
+    // Our own fields stand beside Cloacina's (the shape above keeps only Cloacina's).
+    const raw = (await (await send("GET", BASE, { token: viewer })).json()) as {
+      items: Record<string, unknown>[];
+    };
+    expect(raw.items[0]).toMatchObject({
+      cron_expression: null,
+      poll_interval_ms: 30_000,
+      kind: "interval",
+      interval_ms: 30_000,
+    });
+    const page = await send("GET", `${BASE}?limit=1&offset=2`, { token: viewer });
     expect((await expectShape(page, 200, ZCloacinaList)).items).toHaveLength(1);
 
     for (const name of ["nightly", "review"]) {
@@ -199,6 +233,26 @@ describe("Cloacina's trigger API at /v1, tenant public", () => {
         "unauthorized",
       ],
       [send("POST", `${BASE}/nightly/pause`, { token: viewer }), 403, "forbidden"],
+      // A token limited to other tenants, on every endpoint (before its role is considered).
+      [send("GET", BASE, { token: stagingOnly }), 403, "tenant_access_denied"],
+      [send("GET", `${BASE}/nightly`, { token: stagingOnly }), 403, "tenant_access_denied"],
+      [
+        send("GET", `${BASE}/nightly/interface`, { token: stagingOnly }),
+        403,
+        "tenant_access_denied",
+      ],
+      [
+        send("POST", `${BASE}/nightly/fire`, { token: stagingOnly, body: '{"event": null}' }),
+        403,
+        "tenant_access_denied",
+      ],
+      [send("POST", `${BASE}/nightly/pause`, { token: stagingOnly }), 403, "tenant_access_denied"],
+      [send("POST", `${BASE}/nightly/resume`, { token: stagingOnly }), 403, "tenant_access_denied"],
+      [
+        send("GET", "/v1/tenants/staging/triggers", { token: publicOnly }),
+        403,
+        "tenant_access_denied",
+      ],
       [send("GET", `${BASE}/nope`, { token: viewer }), 404, "trigger_not_found"],
       [send("GET", `${BASE}/nope/interface`, { token: viewer }), 404, "trigger_not_found"],
       [
@@ -245,6 +299,26 @@ describe("Cloacina's trigger API at /v1, tenant public", () => {
           },
         ],
       },
+    ]);
+  });
+
+  it("lets a tenant-limited token address its own tenants", async () => {
+    const own = await send("GET", "/v1/tenants/staging/triggers", { token: stagingOnly });
+    expect(await expectShape(own, 200, ZCloacinaList)).toMatchObject({
+      tenant_id: "staging",
+      total: 0,
+    });
+    // `public` and `default` both name the unset env.
+    for (const tenant of ["public", "default"]) {
+      const list = await send("GET", `/v1/tenants/${tenant}/triggers`, { token: publicOnly });
+      expect((await expectShape(list, 200, ZCloacinaList)).total).toBe(3);
+    }
+    const { rows } = await database.pool.query<{ name: string; tenants: string[] }>(
+      "SELECT name, tenants FROM cyclium_api_tokens WHERE name IN ('staging-ci', 'public-dash') ORDER BY name",
+    );
+    expect(rows).toEqual([
+      { name: "public-dash", tenants: ["default"] },
+      { name: "staging-ci", tenants: ["staging"] },
     ]);
   });
 

@@ -4,6 +4,7 @@
  * handler, map its failures (rest-response.ts). Refused writes are written to the audit log.
  * Route files only bind a spec to the HTTP method; see trigger-endpoints.ts.
  */
+import { apiTokenReachesTenant } from "@cyclium/core/console-auth";
 import type pg from "pg";
 import { z } from "zod";
 import { recordRefusal, type TRefusalReason } from "../audit/audited";
@@ -116,6 +117,17 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
       // pages may use it to change state. A Bearer token is never sent implicitly.
       if (spec.method !== "GET" && principal.kind === "user" && info.origin !== "same") {
         return await crossOrigin(principal);
+      }
+      // Cloacina's 403 for a caller that may not address this tenant: a token limited to envs.
+      const tenant = rawParams.t;
+      if (typeof tenant === "string" && !apiTokenReachesTenant(principal.tenants ?? [], tenant)) {
+        return await refuse(
+          403,
+          "tenant_access_denied",
+          `This API token may not access tenant "${tenant}".`,
+          "tenant",
+          principal,
+        );
       }
       if (!roleAtLeast(principal.role, spec.role)) {
         return await refuse(

@@ -120,6 +120,25 @@ describe("admin.tokens", () => {
     expect(revoked.revokedAt).not.toBeNull();
   });
 
+  it("limits a token to tenants, the unset env under one name (issue 20)", async () => {
+    const unlimited = await admin.admin.tokens.create({ name: "all-envs", role: "viewer" });
+    expect(unlimited.apiToken.tenants).toEqual([]);
+    const limited = await admin.admin.tokens.create({
+      name: "staging-and-default",
+      role: "viewer",
+      tenants: ["staging", "public", "default"],
+    });
+    expect(limited.apiToken.tenants).toEqual(["default", "staging"]);
+    expect(await admin.admin.tokens.list()).toContainEqual(
+      expect.objectContaining({ name: "staging-and-default", tenants: ["default", "staging"] }),
+    );
+    const { rows } = await database.pool.query<{ detail: unknown }>(
+      "SELECT detail FROM cyclium_audit_log WHERE action = 'admin.tokens.create' AND target = $1",
+      ["staging-and-default"],
+    );
+    expect(rows[0]?.detail).toMatchObject({ tenants: ["staging", "public", "default"] });
+  });
+
   it("answers an unknown token id with NOT_FOUND", async () => {
     await expect(
       admin.admin.tokens.revoke({ tokenId: "00000000-0000-4000-8000-000000000000" }),

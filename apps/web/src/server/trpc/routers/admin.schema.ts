@@ -32,6 +32,8 @@ export const ZApiToken = z.object({
   id: z.string(),
   name: z.string(),
   role: ZRole,
+  /** REST tenants (envs) the token may address, `default` for the unset env; empty: all. */
+  tenants: z.array(z.string()),
   createdBy: z.string().nullable(),
   lastUsedAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
@@ -41,6 +43,8 @@ export const ZApiToken = z.object({
 export const ZCreateApiTokenInput = z.object({
   name: z.string().trim().min(1, "Name the token after what uses it, e.g. ci-deploy.").max(255),
   role: ZRole,
+  /** Limits the token to these tenants (envs); left out or empty, it reaches every env. */
+  tenants: z.array(z.string().trim().min(1).max(255)).max(100).optional(),
 });
 
 export const ZCreatedApiToken = z.object({

@@ -71,7 +71,11 @@ const tokensRouter = createTrpcRouter({
       toWire(
         await audited(
           ctx,
-          { action: "admin.tokens.create", target: input.name, detail: { role: input.role } },
+          {
+            action: "admin.tokens.create",
+            target: input.name,
+            detail: { role: input.role, tenants: input.tenants ?? [] },
+          },
           (tx) => createApiToken({ db: tx, ...input, createdBy: ctx.principal.id }),
         ),
       ),
