@@ -125,7 +125,7 @@ describe("OpenTelemetry traces", () => {
       idempotencyKey: "trace-1",
       input: { steps: 2 },
     });
-    if (!("episodeId" in fired)) throw new Error("expected a created episode");
+    if (fired.kind !== "created") throw new Error(`expected a created episode, got ${fired.kind}`);
     await vi.waitFor(async () => expect(await statusOf(fired.episodeId)).toBe("completed"), {
       timeout: 10_000,
     });
@@ -181,7 +181,7 @@ describe("OpenTelemetry traces", () => {
       triggerType: "manual",
       idempotencyKey: "trace-2",
     });
-    if (!("episodeId" in fired)) throw new Error("expected a created episode");
+    if (fired.kind !== "created") throw new Error(`expected a created episode, got ${fired.kind}`);
     await vi.waitFor(async () => expect(await statusOf(fired.episodeId)).toBe("running"), {
       timeout: 10_000,
     });

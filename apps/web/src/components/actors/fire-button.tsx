@@ -7,13 +7,16 @@ import { newClickIntentKey } from "@/lib/click-intent-key";
 import { mutationErrorMessage } from "@/lib/error-message";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 
-function parseInput(text: string): { ok: true; value: Record<string, unknown> } | { ok: false } {
+function parseInput(
+  text: string,
+): { kind: "parsed"; value: Record<string, unknown> } | { kind: "invalid" } {
   try {
     const value: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false };
-    return { ok: true, value: value as Record<string, unknown> };
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return { kind: "invalid" };
+    return { kind: "parsed", value: value as Record<string, unknown> };
   } catch {
-    return { ok: false };
+    return { kind: "invalid" };
   }
 }
 
@@ -93,7 +96,9 @@ export function FireButton({
           onChange={(event) => setInput(event.target.value)}
         />
       </label>
-      {!parsed.ok ? <span className="inline-error">Input must be a JSON object.</span> : null}
+      {parsed.kind === "invalid" ? (
+        <span className="inline-error">Input must be a JSON object.</span>
+      ) : null}
       {fire.isError ? (
         <span className="inline-error">{mutationErrorMessage(fire.error)}</span>
       ) : null}
@@ -102,9 +107,9 @@ export function FireButton({
           type="button"
           className="button button-small button-primary"
           data-testid={`${testId}-submit`}
-          disabled={!parsed.ok || fire.isPending}
+          disabled={parsed.kind === "invalid" || fire.isPending}
           onClick={() => {
-            if (!parsed.ok) return;
+            if (parsed.kind === "invalid") return;
             intent.current ??= newClickIntentKey();
             fire.mutate({
               actorId,
