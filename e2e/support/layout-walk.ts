@@ -1,7 +1,8 @@
 // The console-layout spec's walk: every page of apps/web/src/app with what must be on screen,
-// and the checks run on each (no sideways scroll, primary actions inside the viewport, axe).
+// and the checks run on each (no sideways scroll, primary actions inside the viewport, axe,
+// screenshots in light and dark).
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import type { TSeededConsole } from "./console-seed";
 
 export interface TWalkedPage {
@@ -10,6 +11,8 @@ export interface TWalkedPage {
   /** The primary actions of the page: visible and not cut off on either side. */
   actions: (page: Page) => Locator[];
 }
+
+export type TTheme = "light" | "dark";
 
 /** Every route under apps/web/src/app that renders a page (API routes and /metrics excluded). */
 export function consoleRoutes(seeded: TSeededConsole & { triggerName: string }): TWalkedPage[] {
@@ -64,16 +67,44 @@ export async function waitForPage(page: Page): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
+// Runs in the page (a string: the e2e package compiles without the DOM library). Besides the two
+// widths it names the outermost elements that stick out to the right and are not clipped by a
+// scrolling ancestor: the ones to fix when a page scrolls sideways.
+const MEASURE_SIDE_SCROLL = `(() => {
+  const root = document.documentElement;
+  const limit = root.clientWidth + 0.5;
+  const clipped = (element) => {
+    for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const describe = (element) =>
+    element.tagName.toLowerCase() +
+    (element.dataset.testid ? "[data-testid=" + element.dataset.testid + "]" : "") +
+    (typeof element.className === "string" && element.className
+      ? "." + element.className.trim().split(/\\s+/).join(".")
+      : "") +
+    " (" + Math.round(element.getBoundingClientRect().right - root.clientWidth) + " px)";
+  const offenders = [...document.body.querySelectorAll("*")]
+    .filter((element) => element.getBoundingClientRect().right > limit && !clipped(element))
+    .filter((element) => !element.parentElement || element.parentElement.getBoundingClientRect().right <= limit)
+    .slice(0, 5)
+    .map(describe);
+  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders };
+})()`;
+
 export async function expectNoSideScroll(page: Page, what: string): Promise<void> {
-  // A string: the e2e package compiles without the DOM library.
-  const { scrollWidth, clientWidth } = await page.evaluate<{
+  const { scrollWidth, clientWidth, offenders } = await page.evaluate<{
     scrollWidth: number;
     clientWidth: number;
-  }>(
-    "({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })",
-  );
+    offenders: string[];
+  }>(MEASURE_SIDE_SCROLL);
   expect
-    .soft(scrollWidth, `${what} scrolls sideways by ${scrollWidth - clientWidth} px`)
+    .soft(
+      scrollWidth,
+      `${what} scrolls sideways by ${scrollWidth - clientWidth} px: ${offenders.join(", ")}`,
+    )
     .toBeLessThanOrEqual(clientWidth);
 }
 
@@ -107,4 +138,40 @@ export async function expectNoSeriousAxeViolations(page: Page, what: string): Pr
     );
   // Soft: one run lists every page's violations instead of stopping at the first page.
   expect.soft(blocking, `axe on ${what}`).toEqual([]);
+}
+
+/**
+ * Switches the page between themes the way a system setting does (the console's default choice is
+ * "system", which follows prefers-color-scheme live) and waits until <html> carries it.
+ */
+export async function showTheme(page: Page, theme: TTheme): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+}
+
+/**
+ * Visits `routes` with `tabs` pages of one context side by side, each taking the next route when
+ * it is done with one: a page spends most of its visit waiting on the server or on axe in the
+ * browser, so two tabs overlap those waits. Like the `page` fixture, fails on any uncaught
+ * exception or console error in any tab.
+ */
+export async function walkInTabs(
+  context: BrowserContext,
+  routes: readonly TWalkedPage[],
+  tabs: number,
+  visit: (page: Page, route: TWalkedPage) => Promise<void>,
+): Promise<void> {
+  const queue = [...routes];
+  const errors: string[] = [];
+  const worker = async () => {
+    const page = await context.newPage();
+    page.on("pageerror", (error) => errors.push(`${page.url()} pageerror: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`${page.url()} console.error: ${message.text()}`);
+    });
+    for (let route = queue.shift(); route; route = queue.shift()) await visit(page, route);
+    await page.close();
+  };
+  await Promise.all(Array.from({ length: tabs }, worker));
+  expect(errors, "errors in the browser").toEqual([]);
 }

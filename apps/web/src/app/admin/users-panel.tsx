@@ -2,10 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ROLES, type TRole } from "@/server/auth/principal";
+import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
 import { CreateUserForm } from "./create-user-form";
-import { formatTimestamp } from "./format-timestamp";
 import { mutationErrorMessage } from "./mutation-error";
 
 export function UsersPanel({ currentUserId }: { currentUserId: string }) {
@@ -37,7 +37,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
         </div>
       ) : null}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Users">
-        <table className="table" data-testid="users-table">
+        <table className="table table-cards" data-testid="users-table">
           <thead>
             <tr>
               <th>User</th>
@@ -53,7 +53,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
               const disabled = user.disabledAt !== null;
               return (
                 <tr key={user.id} data-disabled={disabled} className={styles.userRow}>
-                  <td>
+                  <td className="cell-lead">
                     <div className="cell-primary">
                       {user.name}
                       {self ? <span className={styles.you}>you</span> : null}
@@ -61,7 +61,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
                     </div>
                     <div className="cell-secondary mono">{user.email}</div>
                   </td>
-                  <td>
+                  <td data-label="Role">
                     <select
                       className={styles.select}
                       aria-label={`Role of ${user.email}`}
@@ -79,8 +79,12 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
                       ))}
                     </select>
                   </td>
-                  <td className="text-subtle">{formatTimestamp(user.lastSeenAt)}</td>
-                  <td className="text-subtle">{formatTimestamp(user.insertedAt)}</td>
+                  <td className="text-subtle" data-label="Last active">
+                    <TimeAgo iso={user.lastSeenAt} fallback="never" />
+                  </td>
+                  <td className="text-subtle" data-label="Created">
+                    <TimeAgo iso={user.insertedAt} />
+                  </td>
                   <td className={styles.actions}>
                     {self ? null : (
                       <button

@@ -60,7 +60,9 @@ export function ActorsSection({
               <span>stacks {actor.stacks.length > 0 ? actor.stacks.join(", ") : "all"}</span>
             </span>
           </div>
-          <table className="table" data-dense="true">
+          {/* A card per expectation on a phone (responsive.css): six columns were ~600 px wider than a
+              390 px screen, and the card has no scroll box of its own. */}
+          <table className="table table-cards" data-dense="true">
             <thead>
               <tr>
                 <th scope="col">Expectation</th>
@@ -74,14 +76,20 @@ export function ActorsSection({
             <tbody>
               {actor.expectations.map((expectation) => (
                 <tr key={expectation.id}>
-                  <td className="mono cell-primary">{expectation.id}</td>
-                  <td>
+                  <td className="mono cell-primary" data-label="Expectation">
+                    {expectation.id}
+                  </td>
+                  <td data-label="Trigger">
                     <span className="pill">{expectation.triggerKind}</span>{" "}
                     <span className="mono note">{expectation.triggerRule}</span>
                   </td>
-                  <td className="mono note">{expectation.strategy}</td>
-                  <td>{expectation.recoveryPolicy}</td>
-                  <td className="note">{budget(expectation)}</td>
+                  <td className="mono note" data-label="Strategy">
+                    {expectation.strategy}
+                  </td>
+                  <td data-label="Recovery">{expectation.recoveryPolicy}</td>
+                  <td className="note" data-label="Budget">
+                    {budget(expectation)}
+                  </td>
                   {canOperate ? (
                     <td>
                       <FireButton

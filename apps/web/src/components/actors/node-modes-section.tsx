@@ -117,7 +117,9 @@ export function NodeModesSection({
         <div className="callout callout-error">{mutationErrorMessage(failure)}</div>
       ) : null}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Node modes">
-        <table className="table" data-dense="true" data-testid="node-modes-table">
+        {/* On a phone each node is a card with one line per actor (responsive.css): the grid grows a
+            column per actor and would otherwise scroll inside this box. */}
+        <table className="table table-cards" data-dense="true" data-testid="node-modes-table">
           <thead>
             <tr>
               <th scope="col">Node</th>
@@ -134,7 +136,7 @@ export function NodeModesSection({
               const target = node?.identity ?? ALL;
               return (
                 <tr key={target} data-testid={`modes-row-${target}`}>
-                  <td>
+                  <td className="cell-lead">
                     <div className="cell-primary mono">{node ? node.identity : "* every node"}</div>
                     <div className="cell-secondary">
                       {node
@@ -142,7 +144,7 @@ export function NodeModesSection({
                         : "cluster-wide defaults; a node's own setting wins"}
                     </div>
                   </td>
-                  <td>
+                  <td data-label="Node-wide mode">
                     <ModeSelect
                       target={target}
                       actorId={null}
@@ -154,7 +156,7 @@ export function NodeModesSection({
                     />
                   </td>
                   {actorIds.map((actorId) => (
-                    <td key={actorId}>
+                    <td key={actorId} data-label={actorId}>
                       <ModeSelect
                         target={target}
                         actorId={actorId}

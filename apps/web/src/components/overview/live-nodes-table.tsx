@@ -19,7 +19,7 @@ export function LiveNodesTable({
 }) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label="Live nodes">
-      <table className="table" data-testid="live-nodes-table">
+      <table className="table table-cards" data-testid="live-nodes-table">
         <thead>
           <tr>
             <th scope="col">Node</th>
@@ -41,31 +41,34 @@ export function LiveNodesTable({
             const heartbeat = heartbeatState(node, liveWindowSeconds);
             return (
               <tr key={node.identity}>
-                <td>
+                <td className="cell-lead">
                   <div className="cell-primary mono">{node.identity}</div>
                   <div className="cell-secondary mono">
                     {node.host ?? "unknown host"}
                     {node.pid !== null ? ` · pid ${node.pid}` : ""}
                   </div>
                 </td>
-                <td>
+                <td data-label="Kind">
                   <span className="pill" data-kind={node.kind}>
                     {node.kind}
                   </span>
                 </td>
-                <td>
+                <td data-label="Mode">
                   <span className="pill pill-mode" data-mode={node.mode}>
                     {node.mode}
                   </span>
                 </td>
-                <td>{node.stack ?? <Muted>—</Muted>}</td>
-                <td>{node.env ?? <Muted>default</Muted>}</td>
-                <td className="mono">{node.version ?? <Muted>—</Muted>}</td>
-                <td className="num" title={`Started ${node.startedAt}`}>
+                <td data-label="Stack">{node.stack ?? <Muted>—</Muted>}</td>
+                <td data-label="Env">{node.env ?? <Muted>default</Muted>}</td>
+                <td className="mono" data-label="Version">
+                  {node.version ?? <Muted>—</Muted>}
+                </td>
+                <td className="num" data-label="Uptime" title={`Started ${node.startedAt}`}>
                   {formatDuration(node.uptimeMs)}
                 </td>
                 <td
                   className="num"
+                  data-label="Last heartbeat"
                   title={
                     heartbeat === "late"
                       ? `Late: no heartbeat since ${node.lastSeenAt}; the node drops off this list after ${liveWindowSeconds} s`
