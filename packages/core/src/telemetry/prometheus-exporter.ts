@@ -59,7 +59,7 @@ export function createPrometheusExporter(options: PrometheusExporterOptions): Pr
   // Labelled by expectation (a bounded set, unlike dedupe keys), so an alert names the breaker.
   const breakerState = new Gauge({
     name: "cyclium_circuit_breaker_state",
-    help: "Event-trigger circuit breaker as this node last saw it: 0 closed, 1 half-open, 2 open.",
+    help: "Trigger circuit breaker (event, schedule, poll) as this node last saw it: 0 closed, 1 half-open, 2 open.",
     labelNames: ["actor_id", "expectation_id"],
     registers: [registry],
   });
