@@ -97,7 +97,7 @@ describe("a claim adapter loaded from a module", () => {
     });
 
     const { key, result } = await runOne(runner, "first");
-    expect(result.status).toBe("completed");
+    expect(result.kind).toBe("completed");
     expect(seen.at(-1)).toEqual({ before: true, after: true });
     // The adapter's store has the claim, released; cyclium_work_claims was never used.
     const { rows } = await db.pool.query(

@@ -29,6 +29,7 @@ import {
   type FireResult,
   type TFireRequest,
 } from "./fire-request";
+import { dispatchSettled } from "./dispatch-settled";
 import { handOverQueued } from "./hand-over-queued";
 import { EpisodeSlots } from "./episode-slots";
 import { LocalRunner } from "./local-runner";
@@ -397,10 +398,7 @@ export class ActorHost implements PollerHost {
   ): DispatchResult {
     const queued = this.enqueue(episode, opts);
     if (queued.kind !== "queued") return queued;
-    const settled = queued.settled.then((result) => ({
-      ran: result.status !== "not_started" && result.status !== "error",
-      requestCompleted: "requestCompleted" in result && result.requestCompleted === true,
-    }));
+    const settled = queued.settled.then(dispatchSettled);
     return { kind: "queued", settled };
   }
 
@@ -421,7 +419,7 @@ export class ActorHost implements PollerHost {
       queued.filter((entry) => !entry.owned),
       { deferred: this.#o.deferred, logger: this.#o.logger },
     );
-    for (const entry of queued) if (entry.owned) entry.settle({ status: "not_started" });
+    for (const entry of queued) if (entry.owned) entry.settle({ kind: "not_started" });
     await this.#backlog
       .deferOwned({})
       .then((count) => {
@@ -466,7 +464,7 @@ export class ActorHost implements PollerHost {
           const unowned = taken.filter((entry) => !entry.owned && !entry.triggerRequestId);
           void handOverQueued(unowned, { deferred: this.#o.deferred, logger: this.#o.logger });
           for (const entry of taken)
-            if (entry.owned || entry.triggerRequestId) entry.settle({ status: "not_started" });
+            if (entry.owned || entry.triggerRequestId) entry.settle({ kind: "not_started" });
         }
       },
     };
@@ -552,6 +550,6 @@ export class ActorHost implements PollerHost {
       .catch((err: unknown) =>
         logger.warn({ err, episode_id: shed.episode.id }, "could not cancel shed episode"),
       )
-      .finally(() => shed.settle({ status: "shed" }));
+      .finally(() => shed.settle({ kind: "shed" }));
   }
 }

@@ -5,9 +5,9 @@ import type { EpisodeRunResult } from "./episode-run-result";
 export type QueuedEpisodeResult =
   | EpisodeRunResult
   /** The node stopped before a slot freed up: the episode is still pending (handed over). */
-  | { status: "not_started" }
+  | { kind: "not_started" }
   /** Cancelled to make room (`episodeOverflow: 'shed_oldest'`). */
-  | { status: "shed" };
+  | { kind: "shed" };
 
 export interface QueuedEpisode {
   episode: Episode;

@@ -1,14 +1,14 @@
 import type { Episode } from "../episodes/episode-row";
 
-/** What running one episode here came to. */
+/** What running one episode here came to, told apart by `kind`. */
 export type EpisodeRunResult =
   /** `requestCompleted`: its trigger request was marked completed in the same statement. */
-  | { status: "completed" | "failed"; episode: Episode; requestCompleted?: true }
+  | { kind: "completed" | "failed"; episode: Episode; requestCompleted?: true }
   /** Another node holds the episode's claim (it runs it, or recovery is at it). */
-  | { status: "busy" }
+  | { kind: "busy" }
   /** The episode was no longer pending (cancelled, expired, started elsewhere). */
-  | { status: "not_pending" }
+  | { kind: "not_pending" }
   /** Left `running`: the claim was lost, the node stopped, or a write was fenced. */
-  | { status: "left_running"; reason: "aborted" | "fenced" | "interrupted" }
+  | { kind: "left_running"; reason: "aborted" | "fenced" | "interrupted" }
   /** The database failed under us; the episode is left for recovery. */
-  | { status: "error"; error: unknown };
+  | { kind: "error"; error: unknown };

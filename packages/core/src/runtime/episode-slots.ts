@@ -108,7 +108,7 @@ export class EpisodeSlots {
           ? {}
           : { triggerRequestId: entry.triggerRequestId }),
       })
-      .catch((error: unknown): QueuedEpisodeResult => ({ status: "error", error }))
+      .catch((error: unknown): QueuedEpisodeResult => ({ kind: "error", error }))
       .then((result) => {
         queue.running -= 1;
         queue.runningIds.delete(entry.episode.id);

@@ -58,9 +58,9 @@ export class EpisodeTrace {
 
   /** The run is over here, with what the runner answers. */
   end(result: EpisodeRunResult): void {
-    this.#endClaim(result.status);
-    this.#run.setAttribute("cyclium.episode.outcome", result.status);
-    if (result.status === "error") recordError(this.#run, result.error);
+    this.#endClaim(result.kind);
+    this.#run.setAttribute("cyclium.episode.outcome", result.kind);
+    if (result.kind === "error") recordError(this.#run, result.error);
     this.#run.end();
   }
 

@@ -42,5 +42,5 @@ export async function handOverQueued(
       }
     }
   }
-  for (const entry of queued) entry.settle({ status: "not_started" });
+  for (const entry of queued) entry.settle({ kind: "not_started" });
 }

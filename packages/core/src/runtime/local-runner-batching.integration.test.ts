@@ -98,7 +98,7 @@ describe("LocalRunner with postgres claims", () => {
       work.map(({ episode, requestId }) => local.run(episode, { triggerRequestId: requestId })),
     );
 
-    expect(results.map((r) => r.status)).toEqual(work.map(() => "completed"));
+    expect(results.map((r) => r.kind)).toEqual(work.map(() => "completed"));
     // One start, then the ends of episodes that finished in the same turn or during the write
     // before: one or two statements, never one or more per episode.
     expect(pool.statements.length).toBeLessThanOrEqual(4);
@@ -135,8 +135,8 @@ describe("LocalRunner with postgres claims", () => {
       local.run(live.episode, { triggerRequestId: live.requestId }),
       local.run(lapsed.episode, { triggerRequestId: lapsed.requestId }),
     ]);
-    expect(busy).toEqual({ status: "busy" });
-    expect(stolen).toMatchObject({ status: "completed" });
+    expect(busy).toEqual({ kind: "busy" });
+    expect(stolen).toMatchObject({ kind: "completed" });
     const { rows } = await db.pool.query<{ attempt: number; steals: number; state: string }>(
       "SELECT attempt, steals, state FROM cyclium_work_claims WHERE dedupe_key = $1",
       [`episode:${lapsed.episode.id}`],
@@ -151,7 +151,7 @@ describe("LocalRunner with postgres claims", () => {
       episode.id,
     ]);
     expect(await local.run(episode, { triggerRequestId: requestId })).toEqual({
-      status: "not_pending",
+      kind: "not_pending",
     });
     const { rows } = await db.pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM cyclium_work_claims",
@@ -172,7 +172,7 @@ describe("LocalRunner with postgres claims", () => {
       ]);
       const dispatch = host.dispatch(episode, { triggerRequestId: requestId });
       if (dispatch.kind !== "queued") throw new Error(dispatch.kind);
-      expect(await dispatch.settled).toEqual({ ran: true, requestCompleted: true });
+      expect(await dispatch.settled).toEqual({ kind: "request_completed" });
       const { rows } = await db.pool.query<{ status: string }>(
         "SELECT status FROM cyclium_trigger_requests WHERE id = $1",
         [requestId],

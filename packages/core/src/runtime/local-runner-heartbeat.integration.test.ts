@@ -110,7 +110,7 @@ describe("LocalRunner and the claim heartbeat", () => {
     const result = await runner.run(created.episode);
     await sleep(300);
 
-    expect(result.status).toBe("completed");
+    expect(result.kind).toBe("completed");
     expect(endSentAt).toBeDefined();
     expect(renewsDoneAt).toHaveLength(1);
     expect(renewsDoneAt.every((at) => at < (endSentAt ?? 0))).toBe(true);

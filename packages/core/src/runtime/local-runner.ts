@@ -89,14 +89,14 @@ export class LocalRunner {
   }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
-    if (this.#active.has(episode.id)) return { status: "busy" };
+    if (this.#active.has(episode.id)) return { kind: "busy" };
     this.#active.add(episode.id);
     const trace = new EpisodeTrace(
       episode,
       this.options.nodeIdentity,
       runOptions.recovered ?? false,
     );
-    let result: EpisodeRunResult = { status: "busy" };
+    let result: EpisodeRunResult = { kind: "busy" };
     try {
       result = await this.#run(episode, { ...runOptions, trace });
       return result;
@@ -127,11 +127,11 @@ export class LocalRunner {
       const outcome = await runWithClaim(claim, (claimed) =>
         this.#runClaimed(episode, claimed, lease, runOptions),
       );
-      return outcome.kind === "busy" ? { status: "busy" } : outcome.value;
+      return outcome.kind === "busy" ? { kind: "busy" } : outcome.value;
     } catch (error) {
-      if (error instanceof LeftRunning) return { status: "left_running", reason: error.reason };
+      if (error instanceof LeftRunning) return { kind: "left_running", reason: error.reason };
       logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
-      return { status: "error", error };
+      return { kind: "error", error };
     }
   }
 
@@ -169,7 +169,7 @@ export class LocalRunner {
             attempt: start.claimAttempt,
           });
         }
-        return { status: "not_pending" };
+        return { kind: "not_pending" };
       case "started": {
         const fence = { dedupeKey: claim.dedupeKey, owner: claim.owner, attempt: start.attempt };
         const acquired = { attempt: start.attempt, stolen: false, fence, leaseStartedAt };
@@ -203,9 +203,9 @@ export class LocalRunner {
     );
     switch (started.kind) {
       case "fenced":
-        return { status: "left_running", reason: "fenced" };
+        return { kind: "left_running", reason: "fenced" };
       case "not_pending":
-        return { status: "not_pending" };
+        return { kind: "not_pending" };
       case "started":
         return this.#runStarted(started.episode, claimed, lease, runOptions);
       default:
@@ -298,7 +298,7 @@ export class LocalRunner {
         logger.info({ ...meta, steps: outcome.stepsDone }, "node draining; episode left running");
         throw new LeftRunning("interrupted");
       case "fenced":
-        return { status: "left_running", reason: "fenced" };
+        return { kind: "left_running", reason: "fenced" };
       case "completed":
       case "failed": {
         const result = await writeEpisodeEnd(
@@ -315,7 +315,7 @@ export class LocalRunner {
           },
           { episode, outcome, claimed, triggerRequestId: runOptions.triggerRequestId },
         );
-        if (result.status === "completed") await checkpoints.discard(logger);
+        if (result.kind === "completed") await checkpoints.discard(logger);
         return result;
       }
     }

@@ -58,7 +58,9 @@ export async function writeEpisodeEnd(
     episodeId: episode.id,
     fence: claimed.fence,
     status: outcome.kind,
-    ...(failed ? { errorClass, errorMessage } : { result: outcome.result ?? null }),
+    ...(failed
+      ? { errorClass, errorMessage, errorStack: outcome.stack ?? null }
+      : { result: outcome.result ?? null }),
     ...(outcome.finalStep === undefined
       ? {}
       : { finalStep: { ...outcome.finalStep, attempt: journalAttempt(episode, claimed) } }),
@@ -66,9 +68,9 @@ export async function writeEpisodeEnd(
     ...(notify === undefined ? {} : { notify }),
   };
   const end = await retryTransient(() => deps.writes.end(endWrite), deps.retry);
-  if (end.kind === "fenced") return { status: "left_running", reason: "fenced" };
+  if (end.kind === "fenced") return { kind: "left_running", reason: "fenced" };
   if (claimed.fence !== null) claimed.markReleased();
-  if (end.kind === "not_running") return { status: "not_pending" };
+  if (end.kind === "not_running") return { kind: "not_pending" };
   const final = end.episode;
   if (notify === undefined) await publishEpisodeEvent(bus, final, logger);
   const durationMs =
@@ -88,7 +90,7 @@ export async function writeEpisodeEnd(
     logger.info({ ...failedMeta, error: outcome.message }, "episode failed");
   }
   return {
-    status: outcome.kind,
+    kind: outcome.kind,
     episode: final,
     ...(triggerRequestId === undefined ? {} : { requestCompleted: true as const }),
   };

@@ -46,7 +46,7 @@ describe("LocalRunner across a PostgreSQL restart", () => {
 
     expect(new Set(rig.retries.map((event) => event.metadata.write))).toContain("start");
     expect(new Set(rig.retries.map((event) => event.metadata.write))).toContain("step");
-    expect(results.map((result) => result.status)).toEqual(episodes.map(() => "completed"));
+    expect(results.map((result) => result.kind)).toEqual(episodes.map(() => "completed"));
     const outcomes = await loadOutcomes(
       harness,
       episodes.map((episode) => episode.id),
@@ -75,7 +75,7 @@ describe("LocalRunner across a PostgreSQL restart", () => {
     await server.stopImmediate();
     try {
       const results = await within(10_000, "the runs with the server down", runs);
-      expect(results.map((result) => result.status)).toEqual(episodes.map(() => "left_running"));
+      expect(results.map((result) => result.kind)).toEqual(episodes.map(() => "left_running"));
       expect(rig.retries.length).toBeGreaterThan(0);
     } finally {
       await server.start();

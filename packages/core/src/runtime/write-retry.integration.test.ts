@@ -56,7 +56,7 @@ describe("LocalRunner writes and transient database errors", () => {
 
     expect(terminated).toBeGreaterThan(0);
     expect(rig.retries.length).toBeGreaterThan(0);
-    expect(results.map((result) => result.status)).toEqual(episodes.map(() => "completed"));
+    expect(results.map((result) => result.kind)).toEqual(episodes.map(() => "completed"));
     const outcomes = await loadOutcomes(
       db.pool,
       episodes.map((episode) => episode.id),
@@ -114,7 +114,7 @@ describe("LocalRunner writes and transient database errors", () => {
       expect(new Set(rig.retries.map((event) => event.metadata.write))).toEqual(
         new Set(["start", "step", "end"]),
       );
-      expect(results.map((result) => result.status)).toEqual(episodes.map(() => "completed"));
+      expect(results.map((result) => result.kind)).toEqual(episodes.map(() => "completed"));
       for (const episode of episodes) expect(completedEvents.get(episode.id)).toBe(1);
       const outcomes = await loadOutcomes(
         db.pool,

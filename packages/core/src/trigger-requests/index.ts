@@ -9,6 +9,7 @@ export {
 export {
   TriggerRequestPoller,
   type DispatchResult,
+  type DispatchSettled,
   type PollerHost,
   type PollerModes,
   type TriggerRequestPollerOptions,

@@ -203,7 +203,7 @@ describe("TriggerRequestPoller", () => {
       freeCapacity: () => free,
       dispatch: (episode: Episode, opts) => {
         dispatched.push({ actorId: episode.actorId, requestId: opts.triggerRequestId });
-        return { kind: "queued", settled: Promise.resolve({ ran: true }) };
+        return { kind: "queued", settled: Promise.resolve({ kind: "ran" as const }) };
       },
       onSlotFreed: () => () => undefined,
     };

@@ -1,6 +1,7 @@
 import type { PgListener } from "../bus/index";
 import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
+import { assertNever } from "../errors/index";
 import type { Mode } from "../modes/index";
 // The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
 import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
@@ -22,8 +23,16 @@ import {
  * arrivals, the actor is not hosted here, the node is stopping): the request goes back to pending.
  */
 export type DispatchResult =
-  | { kind: "queued"; settled: Promise<{ ran: boolean; requestCompleted?: boolean }> }
+  | { kind: "queued"; settled: Promise<DispatchSettled> }
   | { kind: "dropped" | "unknown_actor" | "stopping" };
+
+/**
+ * How a dispatched request's episode ended up here, so what is left to do with the request:
+ * `request_completed`, the episode's end statement already completed it; `ran`, it ran (or ended
+ * otherwise: busy, no longer pending, left running, shed), complete it; `not_run`, it never ran
+ * (the node stopped first, or the database failed), release it to pending.
+ */
+export type DispatchSettled = { kind: "request_completed" | "ran" | "not_run" };
 
 /** What the poller needs from the node's actor host. */
 export interface PollerHost {
@@ -33,7 +42,7 @@ export interface PollerHost {
   freeCapacity(actorId: string): number;
   /**
    * Queues a claimed request's episode; `settled` resolves when it has run (or will not), with
-   * `requestCompleted` when the episode's end already marked the request completed.
+   * what is left to do with the request.
    */
   dispatch(
     episode: Episode,
@@ -296,10 +305,18 @@ export class TriggerRequestPoller {
       { request_id: request.id, episode_id: request.episode.id, actor_id: request.episode.actorId },
     );
     const settle = dispatched.settled
-      .then(({ ran, requestCompleted }) => {
-        // The runner's end statement completes the request with the episode: no second write.
-        if (requestCompleted === true) return undefined;
-        return ran ? this.#settler.complete(request.id) : this.#settler.release(request.id);
+      .then((settled) => {
+        switch (settled.kind) {
+          // The runner's end statement completes the request with the episode: no second write.
+          case "request_completed":
+            return undefined;
+          case "ran":
+            return this.#settler.complete(request.id);
+          case "not_run":
+            return this.#settler.release(request.id);
+          default:
+            return assertNever(settled.kind, "dispatch settled");
+        }
       })
       .catch((err: unknown) => {
         // The maintenance pass completes or releases it later.

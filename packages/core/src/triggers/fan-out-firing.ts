@@ -54,10 +54,14 @@ export interface Execution {
   primary: boolean;
 }
 
+/**
+ * A fire's result, told apart by `kind`: `deduped`, the same fire (context hash, or a cron
+ * window's instant) is already recorded and still open; `fired`, the firing and its workflows.
+ */
 export type FanOutResult =
-  | { fired: false; reason: "duplicate" }
+  | { kind: "deduped" }
   | {
-      fired: true;
+      kind: "fired";
       firingId: string;
       executions: Execution[];
       outcomes: FiringOutcome[];
@@ -77,7 +81,7 @@ export function fanOutFiring(options: FanOutFiringOptions): Promise<FanOutResult
   };
   return inSpan(SPAN_NAMES.triggerFiring, { attributes }, async (span) => {
     const result = await fanOut(options);
-    span.setAttribute(SPAN_ATTRIBUTES.fanOut, result.fired ? result.outcomes.length : 0);
+    span.setAttribute(SPAN_ATTRIBUTES.fanOut, result.kind === "fired" ? result.outcomes.length : 0);
     return result;
   });
 }
@@ -131,7 +135,7 @@ async function fanOut(options: FanOutFiringOptions): Promise<FanOutResult> {
         reason: "duplicate",
       },
     );
-    return { fired: false, reason: "duplicate" };
+    return { kind: "deduped" };
   }
 
   const outcomes: FiringOutcome[] = [];
@@ -174,7 +178,7 @@ async function fanOut(options: FanOutFiringOptions): Promise<FanOutResult> {
     },
   );
   return {
-    fired: true,
+    kind: "fired",
     firingId,
     executions: outcomes.flatMap((outcome) =>
       outcome.instance_id === null

@@ -63,7 +63,7 @@ export async function fireTrigger(options: FireTriggerOptions): Promise<FireTrig
   });
   const base = { tenant_id: input.tenantId, trigger: row.name };
   // Unreachable for a manual fire (its hash is unique); kept so a change there cannot go unseen.
-  if (!result.fired) return { ...base, fired: 0, executions: [] };
+  if (result.kind === "deduped") return { ...base, fired: 0, executions: [] };
   await markTriggerFired({ triggerId: row.id, at: row.db_now }, options.db);
   if (result.primaryError !== null) {
     // The trigger exists; what is missing is its workflow in this process. A 404 would say the

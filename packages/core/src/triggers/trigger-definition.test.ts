@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isCycliumError } from "../errors/index";
 import { CronSchedule } from "./cron-schedule";
-import { defineCronSchedule, defineTrigger, TriggerResult } from "./trigger-definition";
+import {
+  defineCronSchedule,
+  defineTrigger,
+  pollDecision,
+  TriggerResult,
+} from "./trigger-definition";
 
 function configError(fn: () => unknown): string {
   try {
@@ -58,6 +63,21 @@ describe("defineTrigger", () => {
       timezone: "Europe/Paris",
     });
     expect(schedule).toMatchObject({ name: "schedule:report", on: "report", fanOut: false });
+  });
+});
+
+describe("pollDecision", () => {
+  it("reads booleans and the TriggerResult helpers; anything else is no decision", () => {
+    expect(pollDecision(true)).toEqual({ kind: "fire" });
+    expect(pollDecision(false)).toEqual({ kind: "skip" });
+    expect(pollDecision(TriggerResult.fire({ host: "web-1" }))).toEqual({
+      kind: "fire",
+      context: { host: "web-1" },
+    });
+    expect(pollDecision(TriggerResult.skip())).toEqual({ kind: "skip" });
+    for (const raw of [undefined, null, 1, "yes", { fire: true }, { kind: "fire", context: 3 }]) {
+      expect(pollDecision(raw)).toBeUndefined();
+    }
   });
 });
 

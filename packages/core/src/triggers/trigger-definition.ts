@@ -17,15 +17,28 @@ export const DEFAULT_CATCH_UP_LIMIT = 100;
 
 export type TriggerContext = Record<string, unknown>;
 
-/** What a poll function decides: fire (optionally with a context) or skip. */
+/** What a poll function decides, told apart by `kind`: fire (optionally with a context) or skip. */
 export type TriggerPollResult =
-  { fire: true; context?: TriggerContext | undefined } | { fire: false };
+  { kind: "fire"; context?: TriggerContext | undefined } | { kind: "skip" };
 
 /** `TriggerResult.fire(ctx)` / `TriggerResult.skip()`; a poll may also return a plain boolean. */
 export const TriggerResult = {
-  fire: (context?: TriggerContext): TriggerPollResult => ({ fire: true, context }),
-  skip: (): TriggerPollResult => ({ fire: false }),
+  fire: (context?: TriggerContext): TriggerPollResult => ({ kind: "fire", context }),
+  skip: (): TriggerPollResult => ({ kind: "skip" }),
 } as const;
+
+/** A poll function's answer as a decision; undefined for anything else plain JavaScript returns. */
+export function pollDecision(raw: unknown): TriggerPollResult | undefined {
+  if (typeof raw === "boolean") return raw ? TriggerResult.fire() : TriggerResult.skip();
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const decision = raw as Partial<Record<"kind" | "context", unknown>>;
+  if (decision.kind === "skip") return TriggerResult.skip();
+  if (decision.kind !== "fire") return undefined;
+  const context = decision.context;
+  if (context === undefined) return TriggerResult.fire();
+  if (typeof context !== "object" || context === null || Array.isArray(context)) return undefined;
+  return TriggerResult.fire(context as TriggerContext);
+}
 
 export interface TriggerPollArgs {
   triggerName: string;

@@ -3,7 +3,12 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineWorkflow, WorkflowRegistry } from "../workflows/index";
 import { pauseTrigger, resumeTrigger } from "./pause-trigger";
-import { defineTrigger, type TriggerDefinition } from "./trigger-definition";
+import {
+  defineTrigger,
+  TriggerResult,
+  type TriggerDefinition,
+  type TriggerPollResult,
+} from "./trigger-definition";
 import { TriggerRegistry } from "./trigger-registry";
 import { TriggerScheduler } from "./trigger-scheduler";
 import type { WorkflowStarter } from "./fan-out-firing";
@@ -213,7 +218,7 @@ describe("poll triggers", () => {
   });
 
   it("allowConcurrent fires again while the previous firing is open; false and skip() do not fire", async () => {
-    let answer: boolean | { fire: false } = true;
+    let answer: boolean | TriggerPollResult = true;
     const sensor = defineTrigger({
       name: "sensor",
       on: "primary",
@@ -234,7 +239,7 @@ describe("poll triggers", () => {
     expect(await firings()).toHaveLength(2);
     answer = false;
     await turn();
-    answer = { fire: false };
+    answer = TriggerResult.skip();
     await turn();
     expect(await firings()).toHaveLength(2);
   });

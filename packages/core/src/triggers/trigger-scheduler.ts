@@ -7,10 +7,12 @@ import { fanOutFiring, type WorkflowStarter } from "./fan-out-firing";
 import { loadTriggers } from "./load-triggers";
 import { markTriggerFired } from "./mark-trigger-fired";
 import { planCronTurn, planPollTurn, type TriggerTurn } from "./plan-trigger-turn";
-import type {
-  PollTriggerDefinition,
-  TriggerDefinition,
-  TriggerPollResult,
+import {
+  pollDecision,
+  TriggerResult,
+  type PollTriggerDefinition,
+  type TriggerDefinition,
+  type TriggerPollResult,
 } from "./trigger-definition";
 import type { TriggerRegistry } from "./trigger-registry";
 import type { TriggerRow } from "./trigger-row";
@@ -177,9 +179,15 @@ export class TriggerScheduler {
         return;
       case "poll": {
         const decision = await this.#poll(definition, row);
-        if (!decision.fire) return;
-        await this.#fire(definition, row, "poll", decision.context, null);
-        return;
+        switch (decision.kind) {
+          case "skip":
+            return;
+          case "fire":
+            await this.#fire(definition, row, "poll", decision.context, null);
+            return;
+          default:
+            return assertNever(decision, "poll decision");
+        }
       }
       default:
         assertNever(definition, "trigger kind");
@@ -204,7 +212,7 @@ export class TriggerScheduler {
     } catch (error) {
       this.#logger.warn({ err: error, trigger: row.name }, "poll function threw; skipping turn");
       this.#skipped(row.name, "poll", "poll_error");
-      return { fire: false };
+      return TriggerResult.skip();
     } finally {
       clearTimeout(timer);
     }
@@ -216,10 +224,19 @@ export class TriggerScheduler {
         "poll function timed out; abandoning this turn",
       );
       this.#skipped(row.name, "poll", "poll_timeout");
-      return { fire: false };
+      return TriggerResult.skip();
     }
-    const decision = typeof raw === "boolean" ? { fire: raw } : raw;
-    if (!decision.fire) this.#skipped(row.name, "poll", "condition");
+    const decision = pollDecision(raw);
+    if (decision === undefined) {
+      // Plain JavaScript can return anything: treated like a poll that threw, not a crashed tick.
+      this.#logger.warn(
+        { trigger: row.name },
+        "poll function returned neither a boolean nor TriggerResult.fire()/skip(); skipping turn",
+      );
+      this.#skipped(row.name, "poll", "poll_error");
+      return TriggerResult.skip();
+    }
+    if (decision.kind === "skip") this.#skipped(row.name, "poll", "condition");
     return decision;
   }
 
@@ -256,14 +273,22 @@ export class TriggerScheduler {
       telemetry: this.#telemetry,
       logger: this.#logger,
     });
-    if (result.fired && source === "poll") {
-      await markTriggerFired({ triggerId: row.id, at: new Date() }, this.#options.db);
-    }
-    if (result.fired && result.primaryError !== null) {
-      this.#logger.error(
-        { err: result.primaryError, trigger: row.name, firing_id: result.firingId },
-        "trigger's primary workflow failed to start",
-      );
+    switch (result.kind) {
+      case "deduped":
+        return;
+      case "fired":
+        if (source === "poll") {
+          await markTriggerFired({ triggerId: row.id, at: new Date() }, this.#options.db);
+        }
+        if (result.primaryError !== null) {
+          this.#logger.error(
+            { err: result.primaryError, trigger: row.name, firing_id: result.firingId },
+            "trigger's primary workflow failed to start",
+          );
+        }
+        return;
+      default:
+        return assertNever(result, "fan-out result");
     }
   }
 

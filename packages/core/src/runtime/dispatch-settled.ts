@@ -1,0 +1,22 @@
+import { assertNever } from "../errors/index";
+import type { DispatchSettled } from "../trigger-requests/index";
+import type { QueuedEpisodeResult } from "./actor-queue";
+
+/** What a dispatched episode's end leaves to do with its trigger request. */
+export function dispatchSettled(result: QueuedEpisodeResult): DispatchSettled {
+  switch (result.kind) {
+    case "completed":
+    case "failed":
+      return { kind: result.requestCompleted === true ? "request_completed" : "ran" };
+    case "busy":
+    case "not_pending":
+    case "left_running":
+    case "shed":
+      return { kind: "ran" };
+    case "not_started":
+    case "error":
+      return { kind: "not_run" };
+    default:
+      return assertNever(result, "queued episode result");
+  }
+}
