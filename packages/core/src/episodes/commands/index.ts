@@ -1,5 +1,5 @@
 // Operator commands on episodes (cancel, retry, archive), each for one id or many in one
-// statement, returning a `kind` per id. The runtime's cancel (a workflow abort) is the same
+// statement, returning a `kind` per id, and each over every episode a filter matches (batched). The runtime's cancel (a workflow abort) is the same
 // function, so both publish the same `episode.cancelled`.
 export {
   archiveEpisode,
@@ -7,6 +7,16 @@ export {
   type ArchiveEpisodeOptions,
   type ArchiveEpisodesOptions,
 } from "./archive-episodes";
+export {
+  BULK_BATCH_SIZE,
+  BULK_ELIGIBLE_STATUSES,
+  previewBulkEpisodeCommand,
+  runBulkEpisodeCommand,
+  type BulkEpisodeCommand,
+  type BulkEpisodeCommandKind,
+  type BulkEpisodeCommandOutcome,
+  type RunBulkEpisodeCommandOptions,
+} from "./bulk-episode-command";
 export {
   cancelEpisode,
   cancelEpisodes,

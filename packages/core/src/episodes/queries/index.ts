@@ -1,11 +1,19 @@
-// The console's read models of episodes: the keyset list with its filters, the values for the
-// filter dropdowns, one episode with its journal, claim, findings and requests, and the capped
-// counts per status the Overview polls.
+// The console's read models of episodes: the keyset list with its filters, the count of a
+// filter (exact up to a bound, estimated past it), the values for the filter dropdowns, one
+// episode with its journal, claim, findings and requests, and the capped counts per status the
+// Overview polls.
 export {
   COUNT_CAP,
   countEpisodesByStatus,
   type EpisodeStatusCounts,
 } from "./count-episodes-by-status";
+export { countEpisodes, EXACT_COUNT_UP_TO, type EpisodeCount } from "./count-episodes";
+export {
+  episodeFilterSql,
+  inputContainments,
+  type EpisodeInputMatch,
+  type EpisodeListFilters,
+} from "./episode-filter";
 export {
   getEpisodeDetail,
   MAX_STEPS_SHOWN,
@@ -16,9 +24,4 @@ export {
   type GetEpisodeDetailOptions,
 } from "./get-episode-detail";
 export { listEpisodeFacets, type EpisodeFacets } from "./list-episode-facets";
-export {
-  episodeFilterSql,
-  listEpisodes,
-  type EpisodeListFilters,
-  type ListEpisodesOptions,
-} from "./list-episodes";
+export { listEpisodes, type ListEpisodesOptions } from "./list-episodes";
