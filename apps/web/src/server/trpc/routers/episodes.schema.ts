@@ -1,8 +1,10 @@
 import { EPISODE_STATUSES, TRIGGER_TYPES } from "@cyclium/core/episodes";
 import { z } from "zod";
+import { MAX_SEARCH_LENGTH } from "../../../lib/episode-search/parse-episode-search";
 import { ZEnvInput, ZName, pageInput, ZUuid } from "./shared.schema";
 
-export const ZEpisodeListInput = z.object({
+/** Which episodes: the list's selects and its search (`q`, docs/console-search.md). */
+const episodeFilterInput = {
   env: ZEnvInput,
   actorId: ZName.optional(),
   expectationId: ZName.optional(),
@@ -12,8 +14,13 @@ export const ZEpisodeListInput = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   archived: z.boolean().optional(),
-  ...pageInput("uuid"),
-});
+  q: z.string().max(MAX_SEARCH_LENGTH).optional(),
+};
+
+export const ZEpisodeFilterInput = z.object(episodeFilterInput);
+export type TEpisodeFilterInput = z.infer<typeof ZEpisodeFilterInput>;
+
+export const ZEpisodeListInput = z.object({ ...episodeFilterInput, ...pageInput("uuid") });
 export type TEpisodeListInput = z.infer<typeof ZEpisodeListInput>;
 
 export const ZEpisodeFacetsInput = z.object({ env: ZEnvInput });

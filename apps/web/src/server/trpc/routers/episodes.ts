@@ -10,6 +10,8 @@ import {
 import { findConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
+import { episodeSearchProcedures } from "./episodes-bulk";
+import { episodeFiltersFrom } from "./episode-search-filters";
 import { ZEpisodeFacetsInput, ZEpisodeIdInput, ZEpisodeListInput } from "./episodes.schema";
 import { resolveEnv } from "./shared.schema";
 
@@ -18,17 +20,7 @@ export const episodesRouter = createTrpcRouter({
     toWire(
       await listEpisodes({
         db: ctx.db,
-        filters: {
-          env: resolveEnv(ctx.node.env, input.env),
-          actorId: input.actorId,
-          expectationId: input.expectationId,
-          status: input.status,
-          triggerType: input.triggerType,
-          stack: input.stack,
-          from: input.from === undefined ? undefined : new Date(input.from),
-          to: input.to === undefined ? undefined : new Date(input.to),
-          archived: input.archived,
-        },
+        filters: episodeFiltersFrom(ctx.node.env, input),
         cursor: input.cursor,
         direction: input.direction,
         limit: input.limit,
@@ -90,4 +82,7 @@ export const episodesRouter = createTrpcRouter({
         archiveEpisode({ db: tx, id: input.id }),
       ),
     ),
+
+  // count, bulkPreview, bulkRetry, bulkCancel, bulkArchive: the search's totals and bulk commands.
+  ...episodeSearchProcedures,
 });
