@@ -8,6 +8,7 @@ export type {
   AgentDefinitionModel,
   ApiTokenModel,
   AuditLogModel,
+  EpisodeAttemptModel,
   EpisodeCheckpointModel,
   EpisodeModel,
   EpisodeOutputModel,

@@ -12,6 +12,8 @@ export interface EpisodeEnd {
   result?: unknown;
   errorClass?: string | null;
   errorMessage?: string | null;
+  /** A thrown error's stack, kept with the attempt's error (cyclium_episode_attempts). */
+  errorStack?: string | null;
   /** The step that ended the episode, journaled with its end. */
   finalStep?: JournalStep & {
     /** The journal's attempt column (the claim's attempt). */
@@ -52,10 +54,11 @@ const SQL = `
 WITH input AS (
   SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::jsonb[],
                        $8::text[], $9::text[], $10::int[], $11::int[], $12::text[], $13::jsonb[],
-                       $14::int[], $15::int[], $16::int[], $17::bigint[], $18::text[], $19::text[])
+                       $14::int[], $15::int[], $16::int[], $17::bigint[], $18::text[], $19::text[],
+                       $20::text[])
     AS t(episode_id, claim_key, claim_owner, claim_attempt, status, result,
          error_class, error_message, journal_attempt, step_no, outcome, data,
-         turns, tokens, duration_ms, request_id, notify_channel, notify_payload)
+         turns, tokens, duration_ms, request_id, notify_channel, notify_payload, error_stack)
 ),
 held AS (
   SELECT i.episode_id
@@ -101,6 +104,16 @@ ended AS (
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
      AND e.id = f.episode_id AND e.status IN ('pending', 'running')
   RETURNING ${episodeColumns("e")}
+),
+-- A failed end keeps its attempt's error: the episode's own columns are cleared by a retry.
+attempt_errors AS (
+  INSERT INTO cyclium_episode_attempts
+    (episode_id, attempt, outcome, error_class, error_message, error_stack, node)
+  SELECT x.id, x.attempt, 'failed', COALESCE(x.error_class, 'Error'), x.error_message,
+         f.error_stack, $1
+    FROM ended x JOIN fence f ON f.episode_id = x.id
+   WHERE x.status = 'failed'
+  ON CONFLICT (episode_id, attempt) DO NOTHING
 ),
 released AS (
   UPDATE cyclium_work_claims c
@@ -175,6 +188,7 @@ export async function endEpisodes(
     column((e) => e.triggerRequestId ?? null),
     column((e) => e.notify?.channel ?? null),
     column((e) => e.notify?.payload ?? null),
+    column((e) => e.errorStack ?? null),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return ends.map(({ episodeId }): EndEpisodesOutcome => {

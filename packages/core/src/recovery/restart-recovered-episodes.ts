@@ -32,8 +32,22 @@ UPDATE cyclium_episodes
    AND phase = 'recovering'
 RETURNING id, actor_id, expectation_id, source_stack, source_env`;
 
+// Read before the restart changes them: the attempt that died and the node it died on.
 const SQL = `
-WITH restarted AS (${RESTART}),
+WITH orphaned AS (
+  SELECT id, attempt, executed_by FROM cyclium_episodes
+   WHERE id = ANY($1::uuid[]) AND phase = 'recovering'
+),
+restarted AS (${RESTART}),
+attempt_errors AS (
+  INSERT INTO cyclium_episode_attempts (episode_id, attempt, outcome, error_class, error_message, node)
+  SELECT o.id, o.attempt, 'orphaned', 'orphaned',
+         'Orphaned: its node stopped mid-run; recovery (policy restart, node ' || $2::text ||
+           ') ran it again as attempt ' || (o.attempt + 1) || '.',
+         o.executed_by
+    FROM orphaned o JOIN restarted r ON r.id = o.id
+  ON CONFLICT (episode_id, attempt) DO NOTHING
+),
 requested AS (
   INSERT INTO cyclium_trigger_requests
     (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts)

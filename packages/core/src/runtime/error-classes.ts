@@ -21,11 +21,23 @@ export const RUNTIME_ERROR_CLASSES = {
 const MAX_ERROR_CLASS_LENGTH = 255;
 const MAX_ERROR_MESSAGE_LENGTH = 8_000;
 
-/** The class and message kept on the episode for an exception a strategy threw. */
-export function describeThrown(error: unknown): { errorClass: string; message: string } {
+const MAX_ERROR_STACK_LENGTH = 16_000;
+
+/**
+ * The class and message kept on the episode for an exception a strategy threw, and its stack,
+ * kept with the attempt's error (cyclium_episode_attempts) for the operator's attempt timeline.
+ */
+export function describeThrown(error: unknown): {
+  errorClass: string;
+  message: string;
+  stack?: string;
+} {
   if (error instanceof Error) {
     const code = "code" in error && typeof error.code === "string" ? error.code : undefined;
-    return clip(code ?? error.name, error.message);
+    const clipped = clip(code ?? error.name, error.message);
+    return typeof error.stack === "string" && error.stack !== ""
+      ? { ...clipped, stack: error.stack.slice(0, MAX_ERROR_STACK_LENGTH) }
+      : clipped;
   }
   return clip("thrown_value", typeof error === "string" ? error : safeJson(error));
 }

@@ -65,7 +65,14 @@ export type PendingStep = JournalStep;
  */
 export type StepLoopOutcome =
   | { kind: "completed"; result: unknown; finalStep?: PendingStep }
-  | { kind: "failed"; errorClass: string; message: string; finalStep?: PendingStep }
+  | {
+      kind: "failed";
+      errorClass: string;
+      message: string;
+      /** A thrown error's stack (kept with the attempt's error). */
+      stack?: string;
+      finalStep?: PendingStep;
+    }
   /** The claim was lost or lapsed, or the node stopped for good. */
   | { kind: "aborted"; reason: unknown }
   /** A journal write was rejected: another node owns the episode now. */
@@ -195,8 +202,8 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       ending = wallExceeded(`step ${stepNo}`);
       journal = { outcome: BUDGET, data: null, turns: 0, tokens: 0 };
     } else if (outcome.kind === "threw") {
-      const { errorClass, message } = describeThrown(outcome.error);
-      ending = { kind: "failed", errorClass, message };
+      const { errorClass, message, stack } = describeThrown(outcome.error);
+      ending = { kind: "failed", errorClass, message, ...(stack === undefined ? {} : { stack }) };
       journal = { outcome: "error", data: { errorClass, message }, turns: 0, tokens: 0 };
     } else {
       const checked = checkStepResult(outcome.value);
@@ -282,11 +289,12 @@ async function journalStep(
   }
 }
 
-function initFailure(thrown: { errorClass: string; message: string }): {
+function initFailure(thrown: { errorClass: string; message: string; stack?: string }): {
   errorClass: string;
   message: string;
+  stack?: string;
 } {
-  return { errorClass: thrown.errorClass, message: `init failed: ${thrown.message}` };
+  return { ...thrown, message: `init failed: ${thrown.message}` };
 }
 
 function episodeInfo(options: RunStepLoopOptions): EpisodeInfo {

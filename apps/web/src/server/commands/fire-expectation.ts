@@ -1,6 +1,8 @@
 import type { Queryable } from "@cyclium/core/db";
 import { findLiveEpisodeId } from "@cyclium/core/episodes";
+import { validateExpectationInput } from "@cyclium/core/actors/input-schemas";
 import { CycliumError } from "@cyclium/core/errors";
+import { describeInputIssues } from "../errors/input-issues";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 
 export interface TFireExpectationResult {
@@ -25,12 +27,27 @@ export async function fireExpectation(options: {
   idempotencyKey: string;
   input?: unknown;
 }): Promise<TFireExpectationResult> {
+  const checked = validateExpectationInput({
+    registry: options.runtime.registry,
+    actorId: options.actorId,
+    expectationId: options.expectationId,
+    input: options.input ?? {},
+  });
+  if (checked.kind === "invalid") {
+    // The form checked it already; a stale tab or a hand-made request lands here.
+    throw new CycliumError(
+      "invalid_input",
+      `Invalid input for ${options.actorId}/${options.expectationId}: ${describeInputIssues(checked.issues)}`,
+      { details: { issues: checked.issues } },
+    );
+  }
   const result = await options.runtime.fire({
     actorId: options.actorId,
     expectationId: options.expectationId,
     triggerType: "manual",
     idempotencyKey: options.idempotencyKey,
-    input: options.input ?? {},
+    // The schema's parsed output (defaults applied), as the client's fire stores it.
+    input: checked.kind === "valid" ? checked.input : (options.input ?? {}),
   });
   switch (result.kind) {
     case "created":

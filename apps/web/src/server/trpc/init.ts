@@ -28,6 +28,7 @@ import { countRefusal } from "../metrics/web-metrics";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
 import type { TRequestInfo } from "../auth/request-info";
 import { cycliumErrorStatus } from "../errors/cyclium-error-status";
+import { inputIssuesOf } from "../errors/input-issues";
 import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 import type { TNodeInfo } from "../node-info";
 
@@ -78,6 +79,9 @@ const t = initTRPC.context<TTrpcContext>().create({
           error.code === "BAD_REQUEST" && error.cause instanceof ZodError
             ? z.flattenError(error.cause)
             : null,
+        // An input that passed the procedure's schema but not the expectation's (fire, retry
+        // with edited input): each issue with its path inside the input, for the form's fields.
+        inputIssues: error.code === "BAD_REQUEST" ? inputIssuesOf(error.cause) : null,
       },
     };
   },

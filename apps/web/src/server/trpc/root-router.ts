@@ -3,6 +3,7 @@ import { actorsRouter } from "./routers/actors";
 import { adminRouter } from "./routers/admin";
 import { agentDefinitionsRouter } from "./routers/agent-definitions";
 import { auditLogRouter } from "./routers/audit-log";
+import { attemptsRouter } from "./routers/attempts";
 import { authRouter } from "./routers/auth";
 import { claimsRouter } from "./routers/claims";
 import { envsRouter } from "./routers/envs";
@@ -22,6 +23,7 @@ export const appRouter = createTrpcRouter({
   actors: actorsRouter,
   admin: adminRouter,
   agentDefinitions: agentDefinitionsRouter,
+  attempts: attemptsRouter,
   auditLog: auditLogRouter,
   auth: authRouter,
   claims: claimsRouter,

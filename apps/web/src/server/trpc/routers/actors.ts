@@ -1,4 +1,5 @@
 import { listCircuitBreakers } from "@cyclium/core/actors";
+import { describeInputSchemas } from "@cyclium/core/actors/input-schemas";
 import { listActors } from "@cyclium/core/actors/queries";
 import { audited } from "../../audit";
 import { fireExpectation } from "../../commands/fire-expectation";
@@ -10,6 +11,14 @@ import { resolveEnv } from "./shared.schema";
 export const actorsRouter = createTrpcRouter({
   list: viewerProcedure.query(({ ctx }) =>
     listActors({ db: ctx.db, registered: findConsoleRuntime()?.registry.list() ?? [] }),
+  ),
+
+  /**
+   * Each expectation's input as JSON Schema with an example payload (the Fire form's fields and
+   * default), from the deployment the console bundles; dynamic actors have none (raw JSON).
+   */
+  inputSchemas: viewerProcedure.query(() =>
+    describeInputSchemas(findConsoleRuntime()?.registry.list() ?? []),
   ),
 
   /** Circuit-breaker state of every event expectation that has one (SPEC 12), in the env. */
