@@ -80,4 +80,47 @@ export const BENCH_COMBINATIONS: readonly TBenchCombination[] = [
   { name: "archived", filters: { env: null, archived: true } },
   { name: "page 200 (no filter)", filters: { env: null }, deepPages: 200 },
   { name: "page 50 (status=failed)", filters: { env: null, status: "failed" }, deepPages: 50 },
+  // The search bar's qualifiers (docs/console-search.md). The seed's episode i has dedupe key
+  // bench:i and input {order: "O-i", region: eu|us|apac|latam}; i = 500,000 is in the unset env.
+  { name: "search key:bench:500000", filters: { env: null, dedupeKey: "bench:500000" } },
+  { name: "search id:<4 hex digits>", filters: { env: null, idPrefix: "3f2a" } },
+  {
+    name: "search input.order:O-500000 (one)",
+    filters: { env: null, input: [{ path: ["order"], value: "O-500000" }] },
+  },
+  {
+    name: "search input.region:eu (a quarter)",
+    filters: { env: null, input: [{ path: ["region"], value: "eu" }] },
+  },
+  {
+    name: "search input.region:eu status:cancelled",
+    filters: { env: null, status: "cancelled", input: [{ path: ["region"], value: "eu" }] },
+  },
+  {
+    name: "search input.region:mars (empty)",
+    filters: { env: null, input: [{ path: ["region"], value: "mars" }] },
+  },
+  {
+    name: "search actor + input.region:eu, page 20",
+    filters: { env: null, actorId: "actor_07", input: [{ path: ["region"], value: "eu" }] },
+    deepPages: 20,
+  },
+];
+
+/** The list's total (countEpisodes: exact up to 10,000, else estimated) for these filters. */
+export const BENCH_COUNTS: readonly TBenchCombination[] = [
+  { name: "count: no filter (estimated)", filters: { env: null } },
+  { name: "count: status=cancelled (estimated)", filters: { env: null, status: "cancelled" } },
+  {
+    name: "count: actor + expectation + failed (exact)",
+    filters: { env: null, status: "failed", actorId: "actor_03", expectationId: "expectation_2" },
+  },
+  {
+    name: "count: input.region:eu (estimated)",
+    filters: { env: null, input: [{ path: ["region"], value: "eu" }] },
+  },
+  {
+    name: "count: input.order:O-500000 (exact)",
+    filters: { env: null, input: [{ path: ["order"], value: "O-500000" }] },
+  },
 ];

@@ -10,8 +10,12 @@ import { performance } from "node:perf_hooks";
 import { createTestDatabase, prepareTestServer } from "@cyclium/db/testing";
 import { SqlParams } from "@cyclium/core/scope";
 import type pg from "pg";
-import { episodeFilterSql, listEpisodes } from "@cyclium/core/episodes/queries";
-import { BENCH_COMBINATIONS, type TBenchCombination } from "./episodes-bench-combinations";
+import { countEpisodes, episodeFilterSql, listEpisodes } from "@cyclium/core/episodes/queries";
+import {
+  BENCH_COMBINATIONS,
+  BENCH_COUNTS,
+  type TBenchCombination,
+} from "./episodes-bench-combinations";
 import { readBenchEnv } from "./env";
 import { seedEpisodes } from "./seed-episodes";
 
@@ -34,6 +38,7 @@ async function measure(
   pool: pg.Pool,
   combination: TBenchCombination,
   runs: number,
+  what: "list" | "count" = "list",
 ): Promise<TResult> {
   // A deep page: walk `pages` pages first and time the last one.
   let cursor: string | undefined;
@@ -51,14 +56,18 @@ async function measure(
   // Two warm-up runs: the first touches cold pages, which the console's polling never sees twice.
   for (let run = -2; run < runs; run += 1) {
     const started = performance.now();
-    const result = await listEpisodes({
-      db: pool,
-      filters: combination.filters,
-      cursor,
-      limit: PAGE_SIZE,
-    });
+    if (what === "count") {
+      rows = (await countEpisodes({ db: pool, filters: combination.filters })).count;
+    } else {
+      const result = await listEpisodes({
+        db: pool,
+        filters: combination.filters,
+        cursor,
+        limit: PAGE_SIZE,
+      });
+      rows = result.items.length;
+    }
     const elapsed = performance.now() - started;
-    rows = result.items.length;
     if (run >= 0) timings.push(elapsed);
   }
   timings.sort((a, b) => a - b);
@@ -124,6 +133,12 @@ async function main(): Promise<void> {
     }
     console.log(`\nlist query, page of ${PAGE_SIZE}, ${env.BENCH_RUNS} runs each:\n`);
     console.log(formatTable(results));
+    const counts: TResult[] = [];
+    for (const combination of BENCH_COUNTS) {
+      counts.push(await measure(database.pool, combination, env.BENCH_RUNS, "count"));
+    }
+    console.log(`\ncountEpisodes (rows = the count), ${env.BENCH_RUNS} runs each:\n`);
+    console.log(formatTable(counts));
   } finally {
     await database.drop();
     if (server.embedded?.startedHere) await server.embedded.stop();

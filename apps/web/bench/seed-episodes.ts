@@ -3,7 +3,8 @@ import type pg from "pg";
 /**
  * `count` episodes spread over the last 30 days, with the skew a real cluster has: most episodes
  * in the unset env and completed, a few failed, rare cancellations; 20 actors with 3 expectations
- * each; five trigger types; three stacks. Inserted in chunks of 200,000 by generate_series with
+ * each; five trigger types; three stacks; an input with a unique order number and one of four
+ * regions (for the search's input.<path>: terms). Inserted in chunks of 200,000 by generate_series with
  * the indexes in place (what a production table looks like), then ANALYZEd.
  */
 export async function seedEpisodes(pool: pg.Pool, count: number): Promise<void> {
@@ -13,7 +14,7 @@ export async function seedEpisodes(pool: pg.Pool, count: number): Promise<void> 
     await pool.query(
       `INSERT INTO cyclium_episodes
          (actor_id, expectation_id, status, trigger_type, source_env, source_stack, attempt,
-          inserted_at, started_at, finished_at, archived_at, dedupe_key)
+          inserted_at, started_at, finished_at, archived_at, dedupe_key, input)
        SELECT 'actor_' || lpad((i % 20)::text, 2, '0'),
               'expectation_' || ((i / 20) % 3),
               CASE WHEN r < 0.85 THEN 'completed' WHEN r < 0.92 THEN 'failed'
@@ -26,7 +27,9 @@ export async function seedEpisodes(pool: pg.Pool, count: number): Promise<void> 
               1 + (i % 7 = 0)::int,
               at, at + interval '1 second', at + interval '4 seconds',
               CASE WHEN i % 100 = 0 THEN at + interval '1 day' END,
-              'bench:' || i
+              'bench:' || i,
+              jsonb_build_object('order', 'O-' || i,
+                                 'region', (ARRAY['eu', 'us', 'apac', 'latam'])[1 + i % 4])
          FROM (SELECT i, random() AS r,
                       now() - make_interval(secs => ($2::int - i) * (2592000.0 / $2::int)) AS at
                  FROM generate_series($1::int, $3::int) AS i) AS g`,
