@@ -30,8 +30,8 @@ describe("findings", () => {
     const findings = createFindings({ db: db.pool, env: "rc" });
     const first = await findings.raise({ ...breach, findingKey: "breach:db-1", summary: "93%" });
     const second = await findings.raise({ ...breach, findingKey: "breach:db-1", summary: "97%" });
-    expect(first.created).toBe(true);
-    expect(second.created).toBe(false);
+    expect(first.kind).toBe("created");
+    expect(second.kind).toBe("updated");
     expect(second.finding).toMatchObject({
       id: first.finding.id,
       summary: "97%",
@@ -133,7 +133,7 @@ describe("findings", () => {
 
     // Raised again: the old cleared row stays as history beside the new active one.
     const second = await findings.raise({ ...breach, findingKey: key, summary: "second" });
-    expect(second.created).toBe(true);
+    expect(second.kind).toBe("created");
     expect((await rows(key)).map((row) => row.status)).toEqual(["active", "cleared"]);
 
     const clearedSecond = await findings.clear({ findingKey: key });

@@ -27,10 +27,10 @@ export interface RaiseFindingOptions {
   ttlSeconds?: number | null;
 }
 
+/** `created`, a new active finding; `updated`, the active one with this key and env was raised again. */
 export interface RaiseFindingResult {
+  kind: "created" | "updated";
   finding: Finding;
-  /** False when an active finding with this key and env was updated instead. */
-  created: boolean;
 }
 
 // The arbiter is cyclium_findings_key_status_env_key (finding_key, status, env) NULLS NOT
@@ -77,5 +77,5 @@ export async function raiseFinding(
   ]);
   const row = result.rows[0];
   if (!row) throw new Error("raiseFinding: upsert returned no row");
-  return { finding: toFinding(row), created: row.created };
+  return { kind: row.created ? "created" : "updated", finding: toFinding(row) };
 }

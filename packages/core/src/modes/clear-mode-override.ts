@@ -8,12 +8,15 @@ export interface ClearModeOverrideOptions {
   actorId?: string | null;
 }
 
+/** `cleared`, the override was removed; `not_found`, there was none for that node and actor. */
+export type ClearModeOverrideResult = { kind: "cleared" | "not_found" };
+
 /** Deletes one override; notifies `cyclium_modes` only when a row was removed. */
 export async function clearModeOverride({
   db,
   targetNode,
   actorId = null,
-}: ClearModeOverrideOptions): Promise<boolean> {
+}: ClearModeOverrideOptions): Promise<ClearModeOverrideResult> {
   const { rows } = await db.query<{ removed: number }>(
     `WITH removed AS (
        DELETE FROM cyclium_mode_overrides
@@ -25,5 +28,5 @@ export async function clearModeOverride({
      FROM removed`,
     [targetNode, actorId, MODES_CHANNEL],
   );
-  return (rows[0]?.removed ?? 0) > 0;
+  return { kind: (rows[0]?.removed ?? 0) > 0 ? "cleared" : "not_found" };
 }

@@ -12,7 +12,11 @@ export {
 } from "./mode-controller";
 export { ModeSync, type ModeSyncOptions } from "./mode-sync";
 export { setModeOverride, type SetModeOverrideOptions } from "./set-mode-override";
-export { clearModeOverride, type ClearModeOverrideOptions } from "./clear-mode-override";
+export {
+  clearModeOverride,
+  type ClearModeOverrideOptions,
+  type ClearModeOverrideResult,
+} from "./clear-mode-override";
 export {
   clearAllModeOverrides,
   type ClearAllModeOverridesOptions,

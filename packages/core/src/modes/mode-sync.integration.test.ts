@@ -155,8 +155,10 @@ describe("ModeSync with cyclium_mode_overrides", () => {
     expect(second.updatedAt.getTime()).toBeGreaterThanOrEqual(second.insertedAt.getTime());
 
     expect(await clearAllModeOverrides({ db: db.pool, targetNode: "w" })).toBe(1);
-    expect(await clearModeOverride({ db: db.pool, targetNode: "w" })).toBe(true);
-    expect(await clearModeOverride({ db: db.pool, targetNode: "w" })).toBe(false);
+    expect(await clearModeOverride({ db: db.pool, targetNode: "w" })).toEqual({ kind: "cleared" });
+    expect(await clearModeOverride({ db: db.pool, targetNode: "w" })).toEqual({
+      kind: "not_found",
+    });
   });
 
   it("catches up on a change made while its listener was disconnected", async () => {

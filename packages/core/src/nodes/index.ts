@@ -5,7 +5,11 @@
 export type { NodeInfo, NodeKind, NodeRecord, NodeStatus } from "./node";
 export { registerNode, type RegisterNodeOptions } from "./register-node";
 export { recordNodeHeartbeat, type RecordNodeHeartbeatOptions } from "./record-node-heartbeat";
-export { markNodeStopped, type MarkNodeStoppedOptions } from "./mark-node-stopped";
+export {
+  markNodeStopped,
+  type MarkNodeStoppedOptions,
+  type MarkNodeStoppedResult,
+} from "./mark-node-stopped";
 export { listNodes, DEFAULT_LIVE_WITHIN_MS, type ListNodesOptions } from "./list-nodes";
 export {
   listRegisteredStrategies,

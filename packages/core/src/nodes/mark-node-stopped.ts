@@ -5,13 +5,18 @@ export interface MarkNodeStoppedOptions {
   identity: string;
 }
 
-/** Records a graceful shutdown. Returns false when the node has no row. */
-export async function markNodeStopped({ db, identity }: MarkNodeStoppedOptions): Promise<boolean> {
+/** `stopped`, the graceful shutdown is recorded; `not_found`, the node has no row. */
+export type MarkNodeStoppedResult = { kind: "stopped" | "not_found" };
+
+export async function markNodeStopped({
+  db,
+  identity,
+}: MarkNodeStoppedOptions): Promise<MarkNodeStoppedResult> {
   const { rowCount } = await db.query(
     `UPDATE cyclium_nodes
      SET status = 'stopped', stopped_at = now(), last_seen_at = now()
      WHERE identity = $1`,
     [identity],
   );
-  return (rowCount ?? 0) > 0;
+  return { kind: (rowCount ?? 0) > 0 ? "stopped" : "not_found" };
 }

@@ -82,8 +82,12 @@ describe("node registry", () => {
 
   it("marks a node stopped (not live) and a restart registers it running again", async () => {
     await registerNode({ db: db.pool, node: worker });
-    expect(await markNodeStopped({ db: db.pool, identity: "worker-1" })).toBe(true);
-    expect(await markNodeStopped({ db: db.pool, identity: "nobody" })).toBe(false);
+    expect(await markNodeStopped({ db: db.pool, identity: "worker-1" })).toEqual({
+      kind: "stopped",
+    });
+    expect(await markNodeStopped({ db: db.pool, identity: "nobody" })).toEqual({
+      kind: "not_found",
+    });
 
     const [stopped] = await listNodes({ db: db.pool });
     expect(stopped).toMatchObject({ status: "stopped", live: false });

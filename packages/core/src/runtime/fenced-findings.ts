@@ -22,16 +22,16 @@ async function fenced<T>(
   fence: ClaimFence | null,
   db: Queryable & Connectable,
   write: (tx: Queryable) => Promise<T>,
-): Promise<{ held: false } | { held: true; value: T }> {
-  if (fence === null) return { held: true, value: await write(db) };
+): Promise<{ kind: "fenced" } | { kind: "held"; value: T }> {
+  if (fence === null) return { kind: "held", value: await write(db) };
   return withTransaction(db, async (tx) => {
     const cte = fenceCte(fence, 1);
     const check = await tx.query<{ held: boolean }>(
       `WITH ${cte.sql} SELECT EXISTS (SELECT 1 FROM fence) AS held`,
       cte.values,
     );
-    if (check.rows[0]?.held !== true) return { held: false as const };
-    return { held: true as const, value: await write(tx) };
+    if (check.rows[0]?.held !== true) return { kind: "fenced" as const };
+    return { kind: "held" as const, value: await write(tx) };
   });
 }
 
@@ -55,7 +55,7 @@ export async function raiseFindingFenced(
       tx,
     ),
   );
-  if (!result.held) return { kind: "fenced" };
+  if (result.kind === "fenced") return result;
   if (options.announce) await announceFinding(options.announce, "raised", result.value.finding);
   return { kind: "written", finding: result.value.finding };
 }
@@ -72,7 +72,7 @@ export async function clearFindingFenced(
   const result = await fenced(options.fence, db, (tx) =>
     clearFinding({ findingKey: options.findingKey, env: options.episode.sourceEnv }, tx),
   );
-  if (!result.held) return { kind: "fenced" };
+  if (result.kind === "fenced") return result;
   if (result.value.kind === "not_found") return { kind: "not_found" };
   if (options.announce) await announceFinding(options.announce, "cleared", result.value.finding);
   return { kind: "written", finding: result.value.finding };

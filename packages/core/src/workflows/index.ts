@@ -13,6 +13,9 @@ export {
 export { WorkflowRegistry } from "./workflow-registry";
 export {
   WorkflowEngine,
+  type CancelInstanceResult,
+  type ResumeInstanceResult,
+  type RetryStepResult,
   type StartedWorkflow,
   type StartWorkflowOptions,
   type WorkflowEngineOptions,

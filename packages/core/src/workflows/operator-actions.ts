@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CycliumError } from "../errors/index";
+import { assertNever, CycliumError } from "../errors/index";
 import type { WorkflowEngine } from "./workflow-engine";
 
 // The console's operator actions on a `blocked` workflow instance (SPEC 12, `pause` policy). They
@@ -22,10 +22,15 @@ export async function resumeWorkflowInstance(
   options: TResumeWorkflowInstanceInput & { engine: Engine },
 ): Promise<{ resumed: true }> {
   const input = ZResumeWorkflowInstanceInput.parse(options);
-  if (!(await options.engine.resume(input))) {
-    throw new CycliumError("conflict", `Workflow instance ${input.instanceId} is not blocked.`);
+  const result = await options.engine.resume(input);
+  switch (result.kind) {
+    case "resumed":
+      return { resumed: true };
+    case "not_blocked":
+      throw new CycliumError("conflict", `Workflow instance ${input.instanceId} is not blocked.`);
+    default:
+      return assertNever(result, "resume result");
   }
-  return { resumed: true };
 }
 
 /** Runs a paused step again (a new attempt, a new episode). */
@@ -33,11 +38,16 @@ export async function retryWorkflowStep(
   options: TRetryWorkflowStepInput & { engine: Engine },
 ): Promise<{ retried: true }> {
   const input = ZRetryWorkflowStepInput.parse(options);
-  if (!(await options.engine.retryStep(input))) {
-    throw new CycliumError(
-      "conflict",
-      `Step "${input.step}" of workflow instance ${input.instanceId} is not paused.`,
-    );
+  const result = await options.engine.retryStep(input);
+  switch (result.kind) {
+    case "retried":
+      return { retried: true };
+    case "not_paused":
+      throw new CycliumError(
+        "conflict",
+        `Step "${input.step}" of workflow instance ${input.instanceId} is not paused.`,
+      );
+    default:
+      return assertNever(result, "retry step result");
   }
-  return { retried: true };
 }

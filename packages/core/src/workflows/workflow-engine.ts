@@ -69,6 +69,14 @@ type InstanceRef = Pick<WorkflowInstanceRow, "id" | "context">;
  * compare-and-set in `transitionInstance` lets one of them apply each transition, and only that
  * one starts the next steps.
  */
+/**
+ * An operator's command on an instance, told apart by `kind`: applied, or the instance was not in
+ * the state it applies to (or not found); the compare-and-set makes a second click the latter.
+ */
+export type ResumeInstanceResult = { kind: "resumed" } | { kind: "not_blocked" };
+export type RetryStepResult = { kind: "retried" } | { kind: "not_paused" };
+export type CancelInstanceResult = { kind: "cancelled" } | { kind: "not_active" };
+
 export class WorkflowEngine {
   readonly #options: WorkflowEngineOptions;
   readonly #logger: Logger;
@@ -186,23 +194,24 @@ export class WorkflowEngine {
   }
 
   /** An operator's retry of a step paused by the `pause` failure policy. */
-  async retryStep(options: { instanceId: string; step: string }): Promise<boolean> {
+  async retryStep(options: { instanceId: string; step: string }): Promise<RetryStepResult> {
     const applied = await this.#mutate(options.instanceId, (definition, snapshot, now) =>
       retryPausedStep(definition, snapshot, options.step, now),
     );
-    return applied !== null;
+    return applied === null ? { kind: "not_paused" } : { kind: "retried" };
   }
 
   /** An operator's resume of a `blocked` instance: paused steps accepted, dependants start. */
-  async resume(options: { instanceId: string }): Promise<boolean> {
-    return (await this.#mutate(options.instanceId, resumePausedSteps)) !== null;
+  async resume(options: { instanceId: string }): Promise<ResumeInstanceResult> {
+    const applied = await this.#mutate(options.instanceId, resumePausedSteps);
+    return applied === null ? { kind: "not_blocked" } : { kind: "resumed" };
   }
 
-  async cancel(options: { instanceId: string }): Promise<boolean> {
+  async cancel(options: { instanceId: string }): Promise<CancelInstanceResult> {
     const applied = await this.#mutate(options.instanceId, (_definition, snapshot, now) =>
       cancelInstance(snapshot, now),
     );
-    return applied !== null;
+    return applied === null ? { kind: "not_active" } : { kind: "cancelled" };
   }
 
   /** Applies `compute` to the instance and runs its side effects; null when nothing changed. */

@@ -45,11 +45,11 @@ const runtime = {
   workflowOperator: {
     resume: (input: { instanceId: string }) => {
       engineCalls.push({ resume: input });
-      return Promise.resolve(engineApplies);
+      return Promise.resolve({ kind: engineApplies ? "resumed" : "not_blocked" });
     },
     retryStep: (input: { instanceId: string; step: string }) => {
       engineCalls.push({ retryStep: input });
-      return Promise.resolve(engineApplies);
+      return Promise.resolve({ kind: engineApplies ? "retried" : "not_paused" });
     },
   },
 } as unknown as TConsoleRuntime;
