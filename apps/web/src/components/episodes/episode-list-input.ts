@@ -37,6 +37,7 @@ export function useEpisodeListInput(now: number): TEpisodeListInput {
     from: range === "custom" ? isoOrUndefined(get("from")) : relative,
     to: range === "custom" ? isoOrUndefined(get("to")) : undefined,
     archived: get("archived") === "1" ? true : undefined,
+    q: get("q"),
     limit: 50,
     ...usePageInput(),
   };

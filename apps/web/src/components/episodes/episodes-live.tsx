@@ -9,8 +9,10 @@ import { ErrorCallout, LoadingRows, StaleCallout } from "@/components/ui/query-s
 import { getConsolePage } from "@/components/shell/console-pages";
 import { useNow } from "@/lib/use-now";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { EpisodeMatchBar } from "./episode-bulk-actions";
 import { EpisodeFilters } from "./episode-filters";
 import { useEpisodeListInput } from "./episode-list-input";
+import { EpisodeSearchBar } from "./episode-search-bar";
 import { EpisodesTable } from "./episodes-table";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
@@ -19,7 +21,10 @@ export const EPISODES_REFRESH_MS = 2_000;
 
 const page = getConsolePage("episodes");
 
-export function EpisodesLive() {
+/** The total of a search is a count of up to 10,000 rows: refreshed less often than the page. */
+const TOTAL_REFRESH_MS = 10_000;
+
+export function EpisodesLive({ canOperate }: { canOperate: boolean }) {
   const trpc = useTRPC();
   const now = useNow(15_000);
   const input = useEpisodeListInput(now ?? 0);
@@ -31,9 +36,18 @@ export function EpisodesLive() {
     placeholderData: keepPreviousData,
     refetchInterval: useRefetchInterval(EPISODES_REFRESH_MS),
   });
-  const filtered = ["actor", "expectation", "status", "trigger", "stack", "range", "archived"].some(
-    (key) => params.get(key) !== null,
-  );
+  const totalRefetch = useRefetchInterval(TOTAL_REFRESH_MS);
+  const { cursor: _cursor, direction: _direction, limit: _limit, ...filter } = input;
+  const filtered = [
+    "actor",
+    "expectation",
+    "status",
+    "trigger",
+    "stack",
+    "range",
+    "archived",
+    "q",
+  ].some((key) => params.get(key) !== null);
   return (
     <>
       <PageHeader
@@ -46,7 +60,11 @@ export function EpisodesLive() {
           />
         }
       />
+      <EpisodeSearchBar />
       <EpisodeFilters />
+      {now !== null ? (
+        <EpisodeMatchBar filter={filter} canOperate={canOperate} refetchInterval={totalRefetch} />
+      ) : null}
       {list.isError && list.data ? <StaleCallout error={list.error} /> : null}
       {list.isPending ? (
         <LoadingRows label="Loading episodes" />
