@@ -1,7 +1,7 @@
 import { defineActor, type ActorDefinition, type AnyStrategy } from "@cyclium/core/actors";
 import { advisorStrategy } from "./advisor-strategy";
 import { limitCheckStrategy } from "./limit-check-strategy";
-import { RESOURCE_UPDATED_TOPIC } from "./resource";
+import { RESOURCE_UPDATED_TOPIC, ZAdvisorInput, ZResourceUpdated } from "./resource";
 
 /** Registered by name, so dynamic actors (cyclium_agent_definitions) can run them too. */
 export const demoStrategies: Record<string, AnyStrategy> = {
@@ -18,6 +18,8 @@ export const resourceMonitor = defineActor({
       id: "check_resource_limits",
       strategy: limitCheckStrategy,
       trigger: { event: RESOURCE_UPDATED_TOPIC },
+      // The event's payload; a manual fire (the console's form, the client) is checked against it.
+      input: ZResourceUpdated,
       // Re-reads the row on every run, so running it again after a crash is harmless.
       recoveryPolicy: "restart",
       budget: { maxTurns: 5, maxTokens: 25_000, maxWallMs: 120_000 },
@@ -38,6 +40,7 @@ export function defineResourceAdvisor(cron: string = DEFAULT_ADVISOR_CRON): Acto
         id: "summarise_capacity",
         strategy: advisorStrategy,
         trigger: { schedule: cron, timezone: "UTC" },
+        input: ZAdvisorInput,
         recoveryPolicy: "restart",
         budget: { maxTurns: 4, maxWallMs: 60_000 },
       },

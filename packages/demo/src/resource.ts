@@ -36,11 +36,35 @@ export function toResource(row: ResourceRow): Resource {
 /** Bus topic published whenever a resource's usage or limit changes. */
 export const RESOURCE_UPDATED_TOPIC = "resource.updated";
 
-/** Its payload: which resource changed (the monitor reads the current row itself). */
-export const ZResourceUpdated = z.object({ resourceId: z.string().min(1) });
+/**
+ * Its payload: which resource changed (the monitor reads the current row itself). Also the
+ * input schema of `check_resource_limits`, so the console's Fire form offers a resourceId field
+ * with a seeded resource as its example.
+ */
+export const ZResourceUpdated = z.object({
+  resourceId: z
+    .string()
+    .min(1)
+    .meta({ description: "Id of the resource to check", examples: ["db-primary"] }),
+});
 export type TResourceUpdated = z.infer<typeof ZResourceUpdated>;
 
 /** Usage above this share of the limit counts as "near the limit" in the advisor's summary. */
 export const NEAR_LIMIT_RATIO = 0.8;
+
+/**
+ * `summarise_capacity`'s input: where "near the limit" starts, in percent (default 80). Loose:
+ * a scheduled or workflow fire carries its trigger context (scheduled_time, ...) beside it.
+ */
+export const ZAdvisorInput = z.looseObject({
+  nearLimitPercent: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(NEAR_LIMIT_RATIO * 100)
+    .meta({ description: "Usage above this percentage of the limit counts as near the limit" }),
+});
+export type TAdvisorInput = z.infer<typeof ZAdvisorInput>;
 /** Usage above this share of the limit makes a breach critical rather than a warning. */
 export const CRITICAL_RATIO = 1.2;

@@ -15,6 +15,7 @@ import "./styles/console-detail.css";
 import "./styles/console-widgets.css";
 import "./styles/shell-controls.css";
 import "./styles/live.css";
+import "./styles/failures.css";
 import "./styles/episode-search.css";
 // After every page style: its media queries override them on narrow screens.
 import "./styles/responsive.css";

@@ -1,29 +1,102 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { newClickIntentKey } from "@/lib/click-intent-key";
 import { mutationErrorMessage } from "@/lib/error-message";
+import { inputIssuesOf } from "@/lib/input-issues";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { InputEditor, useInputEditor } from "./input-form/input-editor";
 
-function parseInput(
-  text: string,
-): { kind: "parsed"; value: Record<string, unknown> } | { kind: "invalid" } {
-  try {
-    const value: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      return { kind: "invalid" };
-    return { kind: "parsed", value: value as Record<string, unknown> };
-  } catch {
-    return { kind: "invalid" };
-  }
+interface TFireTarget {
+  actorId: string;
+  expectationId: string;
+  testId: string;
 }
 
 /**
- * Fires one expectation with an optional JSON input. The idempotency key belongs to the click
- * intent: made when the operator opens the form, reused by any repeat (a double click, a retry
- * after a network error), and dropped once the fire succeeded, so one intent creates one episode
+ * The open form: typed fields from the expectation's input schema, pre-filled with its example,
+ * above the raw JSON. A value the schema refuses is marked beside its field and not sent; the
+ * server checks the zod schema again and its issues land beside the fields too.
+ */
+function FireForm({
+  target,
+  schema,
+  intent,
+  onFired,
+  onCancel,
+}: {
+  target: TFireTarget;
+  schema: { jsonSchema: unknown; example?: unknown; note: string | null } | undefined;
+  intent: React.RefObject<string | null>;
+  onFired: (result: { episodeId: string; created: boolean }) => void;
+  onCancel: () => void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const editor = useInputEditor({
+    initial: schema?.example ?? {},
+    jsonSchema: schema?.jsonSchema ?? null,
+  });
+  const fire = useMutation(
+    trpc.actors.fire.mutationOptions({
+      onSuccess: (result) => {
+        intent.current = null;
+        onFired(result);
+        void queryClient.invalidateQueries({ queryKey: trpc.episodes.pathKey() });
+      },
+    }),
+  );
+  const { testId } = target;
+  return (
+    <div className="fire-form" data-testid={`${testId}-form`}>
+      <InputEditor
+        editor={editor}
+        testId={testId}
+        note={schema?.note ?? null}
+        serverIssues={inputIssuesOf(fire.error)}
+      />
+      {fire.isError ? (
+        <span className="inline-error">{mutationErrorMessage(fire.error)}</span>
+      ) : null}
+      <span className="mode-cell">
+        <button
+          type="button"
+          className="button button-small button-primary"
+          data-testid={`${testId}-submit`}
+          disabled={!editor.valid || fire.isPending}
+          title={editor.valid ? undefined : "Fix the input first"}
+          onClick={() => {
+            if (editor.parsed.kind === "invalid" || !editor.valid) return;
+            intent.current ??= newClickIntentKey();
+            fire.mutate({
+              actorId: target.actorId,
+              expectationId: target.expectationId,
+              idempotencyKey: intent.current,
+              input: editor.parsed.value,
+            });
+          }}
+        >
+          {fire.isPending ? "Firing…" : "Fire now"}
+        </button>
+        <button
+          type="button"
+          className="button button-small button-ghost"
+          disabled={fire.isPending}
+          onClick={onCancel}
+        >
+          Cancel
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Fires one expectation with an input. The idempotency key belongs to the click intent: made
+ * when the operator opens the form, reused by any repeat (a double click, a retry after a
+ * network error), and dropped once the fire succeeded, so one intent creates one episode
  * whatever the browser sends.
  */
 export function FireButton({
@@ -36,22 +109,15 @@ export function FireButton({
   disabledReason: string | null;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const intent = useRef<string | null>(null);
   const [open, setOpen] = useState(false);
-  const [input, setInput] = useState("{}");
   const [last, setLast] = useState<{ episodeId: string; created: boolean } | null>(null);
-  const fire = useMutation(
-    trpc.actors.fire.mutationOptions({
-      onSuccess: (result) => {
-        intent.current = null;
-        setOpen(false);
-        setLast({ episodeId: result.episodeId, created: result.created });
-        void queryClient.invalidateQueries({ queryKey: trpc.episodes.pathKey() });
-      },
-    }),
+  // One request for every button of the page (the same query key); the deployment's schemas do
+  // not change while the console runs.
+  const schemas = useQuery({ ...trpc.actors.inputSchemas.queryOptions(), staleTime: Infinity });
+  const schema = schemas.data?.find(
+    (entry) => entry.actorId === actorId && entry.expectationId === expectationId,
   );
-  const parsed = parseInput(input);
   const testId = `fire-${actorId}-${expectationId}`;
 
   if (!open) {
@@ -65,7 +131,6 @@ export function FireButton({
           title={disabledReason ?? `Fire ${actorId}/${expectationId} by hand`}
           onClick={() => {
             intent.current = newClickIntentKey();
-            fire.reset();
             setOpen(true);
           }}
         >
@@ -82,57 +147,22 @@ export function FireButton({
       </span>
     );
   }
-
+  if (schemas.isPending) {
+    return <span className="note">Loading the input schema…</span>;
+  }
   return (
-    <div className="fire-form" data-testid={`${testId}-form`}>
-      <label className="filter-field">
-        <span>Input (JSON object)</span>
-        <textarea
-          className="input fire-input"
-          rows={3}
-          spellCheck={false}
-          value={input}
-          data-testid={`${testId}-input`}
-          onChange={(event) => setInput(event.target.value)}
-        />
-      </label>
-      {parsed.kind === "invalid" ? (
-        <span className="inline-error">Input must be a JSON object.</span>
-      ) : null}
-      {fire.isError ? (
-        <span className="inline-error">{mutationErrorMessage(fire.error)}</span>
-      ) : null}
-      <span className="mode-cell">
-        <button
-          type="button"
-          className="button button-small button-primary"
-          data-testid={`${testId}-submit`}
-          disabled={parsed.kind === "invalid" || fire.isPending}
-          onClick={() => {
-            if (parsed.kind === "invalid") return;
-            intent.current ??= newClickIntentKey();
-            fire.mutate({
-              actorId,
-              expectationId,
-              idempotencyKey: intent.current,
-              input: parsed.value,
-            });
-          }}
-        >
-          {fire.isPending ? "Firing…" : "Fire now"}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-ghost"
-          disabled={fire.isPending}
-          onClick={() => {
-            intent.current = null;
-            setOpen(false);
-          }}
-        >
-          Cancel
-        </button>
-      </span>
-    </div>
+    <FireForm
+      target={{ actorId, expectationId, testId }}
+      schema={schema}
+      intent={intent}
+      onFired={(result) => {
+        setOpen(false);
+        setLast(result);
+      }}
+      onCancel={() => {
+        intent.current = null;
+        setOpen(false);
+      }}
+    />
   );
 }

@@ -14,12 +14,16 @@ import { formatDuration } from "@/lib/format-duration";
 import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { AttemptsCard } from "./attempts-card";
 import { CheckpointsCard } from "./checkpoints-card";
 import { OutputsCard } from "./outputs-card";
 import { ClaimCard } from "./claim-card";
 import { EpisodeActions } from "./episode-actions";
 import { withEnvParam } from "./episode-links";
+import { EpisodeErrorCallout } from "./episode-error";
 import { EpisodeSideCards } from "./episode-side-cards";
+import { FailureStory } from "./failure-story";
+import { RetryWithInput } from "./retry-with-input";
 import { StepTimeline } from "./step-timeline";
 
 const ACTIVE_REFRESH_MS = 1_000;
@@ -129,6 +133,7 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
   // No such episode (deleted, or another database's id): the console's 404 page.
   if (episode === null) notFound();
   const active = episode.status === "pending" || episode.status === "running";
+  const retryable = episode.status === "failed" || episode.status === "cancelled";
   return (
     <>
       {back}
@@ -153,11 +158,9 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
         </div>
       </div>
       {detail.isError ? <StaleCallout error={detail.error} /> : null}
-      {episode.errorClass ? (
-        <div className="callout callout-error" role="status" data-testid="episode-error">
-          <strong className="mono">{episode.errorClass}</strong>
-          {episode.errorMessage ? `: ${episode.errorMessage}` : ""}
-        </div>
+      <EpisodeErrorCallout errorClass={episode.errorClass} errorMessage={episode.errorMessage} />
+      {canOperate && retryable && episode.archivedAt === null ? (
+        <RetryWithInput key={episode.attempt} episode={episode} />
       ) : null}
       <div className="detail-grid">
         <div>
@@ -173,6 +176,11 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
               <StepTimeline steps={episode.steps} status={episode.status} />
             </div>
           </section>
+          <AttemptsCard
+            episodeId={episode.id}
+            attempt={episode.attempt}
+            refreshMs={active ? ACTIVE_STREAMING_MS : SETTLED_REFRESH_MS}
+          />
           <CheckpointsCard
             episodeId={episode.id}
             recoveryHistory={episode.recoveryHistory}
@@ -211,6 +219,7 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
               <ClaimCard claim={episode.claim} readAt={detail.dataUpdatedAt} />
             </div>
           </section>
+          {active ? null : <FailureStory episode={episode} />}
           <EpisodeSideCards episode={episode} />
         </div>
       </div>
