@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { formatCount } from "@/lib/format-count";
-import { mutationErrorMessage } from "@/lib/error-message";
+import { mutationErrorMessage, queryErrorMessage } from "@/lib/error-message";
 import type { TEpisodeFilterInput } from "@/server/trpc/routers/episodes.schema";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
@@ -100,7 +100,7 @@ function BulkDialog({
               {preview.isPending
                 ? "Counting the episodes it applies to…"
                 : preview.isError
-                  ? mutationErrorMessage(preview.error)
+                  ? queryErrorMessage(preview.error)
                   : `${countText(preview.data)} matching episodes are ${spec.applies}: ${
                       preview.data.count === 1 ? "it" : "they"
                     } will be ${spec.done}. Other matches are left alone.`}

@@ -1,5 +1,7 @@
 import { performance } from "node:perf_hooks";
+import { BUS_CHANNEL } from "@cyclium/core/bus";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auditRows,
@@ -194,11 +196,28 @@ describe("bulk commands over a search", () => {
       kind: "exact",
       count: 4,
     });
-    expect(await operator().episodes.bulkCancel({ q: "actor:beta" })).toMatchObject({
-      command: "cancel",
-      matched: 4,
-      changed: 4,
+    // Each cancelled episode is announced on the cluster bus, as a single cancel is.
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const cancelled: string[] = [];
+    listener.on("notification", (n) => {
+      const event = JSON.parse(n.payload ?? "{}") as { topic?: string; payload?: unknown };
+      if (event.topic === "episode.cancelled") {
+        cancelled.push((event.payload as { episodeId: string }).episodeId);
+      }
     });
+    await listener.query(`LISTEN ${BUS_CHANNEL}`);
+    try {
+      expect(await operator().episodes.bulkCancel({ q: "actor:beta" })).toMatchObject({
+        command: "cancel",
+        matched: 4,
+        changed: 4,
+      });
+      const beta = await listed("actor:beta");
+      await expect.poll(() => [...cancelled].sort(), { timeout: 5_000 }).toEqual(beta.sort());
+    } finally {
+      await listener.end();
+    }
     expect(await listed("actor:beta status:cancelled")).toHaveLength(4);
     // Running episodes cannot be archived: nothing matches.
     expect(await operator().episodes.bulkArchive({ q: "actor:beta status:running" })).toMatchObject(
