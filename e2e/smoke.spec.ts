@@ -74,7 +74,10 @@ test("overview server-renders counts and live nodes, then refreshes them live", 
   await expect(nodes).toContainText(lateWorker);
   await expect(nodes).not.toContainText(deadWorker);
 
-  // No reload: the page polls overview.stats and picks up rows written after it rendered.
+  // No reload: the page polls overview.stats and picks up rows written after it rendered. Rows
+  // written here with SQL announce nothing on the bus, so this checks the polling refresh (5 s);
+  // live-updates.spec times the pushed one.
+  await page.getByTestId("refresh-mode").selectOption("5s");
   await insertEpisodes(db, { status: "pending", count: 5 });
   await expect(page.getByTestId("episode-count-pending")).toHaveAccessibleName(
     "Pending: 5 episodes",
