@@ -1,6 +1,7 @@
 import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
 import { sweepOrphanedEpisodes } from "@cyclium/core/recovery";
 import { seedStaleEpisodes } from "@cyclium/core/recovery/testing";
+import { pruneFinishedEpisodes } from "@cyclium/core/retention";
 import { createHostFixture, throwingStrategy } from "@cyclium/core/runtime/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { TRPCError } from "@trpc/server";
@@ -140,12 +141,35 @@ describe("attempts.list", () => {
     expect(await viewer().episodes.detail({ id: id! })).toMatchObject({ attempt: 2 });
   });
 
-  it("lists nothing for an episode that never failed, and goes with its episode", async () => {
+  it("lists nothing for an episode that never failed, and refuses a malformed id", async () => {
     const id = await failedEpisode({ resourceId: "x" });
     expect(await viewer().attempts.list({ id })).toEqual([]);
     await expect(viewer().attempts.list({ id: "not-a-uuid" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
+  });
+
+  it("goes with its episode when retention prunes it", async () => {
+    const [id] = await seedStaleEpisodes(
+      { count: 1, actorId: "pruned", dedupePrefix: null },
+      database.pool,
+    );
+    await sweepOrphanedEpisodes(sweeper(), { resolvePolicy: () => "fail" });
+    expect(await viewer().attempts.list({ id: id! })).toHaveLength(1);
+    await database.pool.query(
+      "UPDATE cyclium_episodes SET finished_at = now() - interval '40 days' WHERE id = $1",
+      [id],
+    );
+    const pruned = await pruneFinishedEpisodes(
+      { actorId: "pruned", olderThanMs: 30 * 86_400_000, limit: 10 },
+      database.pool,
+    );
+    expect(pruned.episodes).toBe(1);
+    const { rows } = await database.pool.query(
+      "SELECT 1 FROM cyclium_episode_attempts WHERE episode_id = $1",
+      [id],
+    );
+    expect(rows).toHaveLength(0);
   });
 });
 
