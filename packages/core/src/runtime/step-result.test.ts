@@ -56,11 +56,13 @@ describe("budgets", () => {
 
 describe("describeThrown", () => {
   it("prefers a string code, then the error's name", () => {
-    expect(describeThrown(Object.assign(new Error("nope"), { code: "quota_exceeded" }))).toEqual({
+    expect(
+      describeThrown(Object.assign(new Error("nope"), { code: "quota_exceeded" })),
+    ).toMatchObject({
       errorClass: "quota_exceeded",
       message: "nope",
     });
-    expect(describeThrown(new TypeError("bad"))).toEqual({
+    expect(describeThrown(new TypeError("bad"))).toMatchObject({
       errorClass: "TypeError",
       message: "bad",
     });
@@ -68,5 +70,13 @@ describe("describeThrown", () => {
       errorClass: "thrown_value",
       message: "just a string",
     });
+  });
+
+  it("keeps an Error's stack, clipped, for the attempt's error; a thrown value has none", () => {
+    const error = new Error("nope");
+    expect(describeThrown(error).stack).toBe(error.stack);
+    error.stack = `Error: nope\n${"    at frame (file.ts:1:1)\n".repeat(2_000)}`;
+    expect(describeThrown(error).stack).toHaveLength(16_000);
+    expect(describeThrown({ any: "value" }).stack).toBeUndefined();
   });
 });
