@@ -140,4 +140,18 @@ describe("checkCommon", () => {
     );
     expect(result.violations.some((v) => v.includes("claim attempt 1"))).toBe(true);
   });
+
+  it("flags an episode still open after the drain, unless a cron window created it while the settled cluster stopped", () => {
+    const meta = { ...facts({}).meta, settledAt: 1_000 };
+    const before = episode("e1", ACTORS.cron, "w1", { status: "running", inserted_at: 999 });
+    const during = episode("e2", ACTORS.cron, "w2", { status: "running", inserted_at: 1_001 });
+    const stuck = checkCommon(facts({ meta, episodes: [before, during] }));
+    expect(stuck.violations).toEqual([expect.stringContaining("1 episode(s) unfinished")]);
+    expect(stuck.details.openFromTheStop).toBe(1);
+    const fromTheStop = checkCommon(facts({ meta, episodes: [during] }));
+    expect(fromTheStop.violations).toEqual([]);
+    // A run recorded before settledAt existed: every open episode counts.
+    const { settledAt: _, ...older } = meta;
+    expect(checkCommon(facts({ meta: older, episodes: [during] })).violations).toHaveLength(1);
+  });
 });

@@ -65,7 +65,8 @@ function inputKey(episode: EpisodeRow): string | undefined {
  * - *duplicated*: more than one episode for one operation, or an episode with more than one
  *   `done` in its journal, or completed (telemetry) by more than one process;
  * - violations: a journal write of an older claim attempt that landed after a newer attempt's
- *   (a zombie write fencing should have rejected), and episodes still unfinished after the drain.
+ *   (a zombie write fencing should have rejected), and episodes created before the cluster settled
+ *   and still unfinished after the drain.
  */
 export function checkCommon(facts: RunFacts): CommonCheck {
   const violations: string[] = [];
@@ -154,7 +155,13 @@ export function checkCommon(facts: RunFacts): CommonCheck {
   counts.duplicated = duplicated.size;
   counts.fenced = facts.history.filter((r) => r.op === "episode" && r.event === "fenced").length;
 
-  const unfinished = facts.episodes.filter((e) => e.status === "pending" || e.status === "running");
+  // Open at the end, and created before the cluster settled. An episode a cron window created
+  // while the settled cluster was being stopped (a node draining starts it, or hands it over,
+  // and leaves it for recovery) has no node left to finish it in this run, and is not stuck: the
+  // next node's recovery sweep takes it. It is counted in the details instead.
+  const settledAt = facts.meta.settledAt ?? Number.POSITIVE_INFINITY;
+  const open = facts.episodes.filter((e) => e.status === "pending" || e.status === "running");
+  const unfinished = open.filter((e) => e.inserted_at < settledAt);
   if (unfinished.length > 0) {
     const first = unfinished[0];
     violations.push(
@@ -164,7 +171,13 @@ export function checkCommon(facts: RunFacts): CommonCheck {
   if (lostExamples.length > 0) violations.push(`lost: ${lostExamples.join("; ")}`);
   if (duplicated.size > 0) violations.push(`duplicated: ${[...duplicated].slice(0, 5).join("; ")}`);
 
-  const details = { ...commonDetails(facts), unresolvedOps: unresolved };
+  const details = {
+    ...commonDetails(facts),
+    unresolvedOps: unresolved,
+    ...(open.length > unfinished.length
+      ? { openFromTheStop: open.length - unfinished.length }
+      : {}),
+  };
   return { counts, violations, details, episodesById, journal };
 }
 

@@ -88,6 +88,12 @@ export const ZScenarioMeta = z.object({
   settled: z.enum(["drained", "stalled", "timed_out"]).optional(),
   /** How long nothing had to move for open work to count as settled. */
   stallMs: z.number().optional(),
+  /**
+   * When the wait after the scenario ended (ms since the epoch, the host's clock, which the
+   * database shares): the cluster is stopped after it, and a cron window may fire while the
+   * nodes drain.
+   */
+  settledAt: z.number().optional(),
   /** Worker identities alive when the open episodes were snapshot: the possible owners. */
   liveNodes: z.array(z.string()).optional(),
   /** Scenario-specific measurements (counts, durations in ms) and facts (victim identity...). */

@@ -77,6 +77,7 @@ export async function runScenario(
   let error: string | undefined;
   let settled: Quiescence = { kind: "timed_out", waitedMs: 0, pending: 0, running: 0 };
   let liveNodes: string[] = [];
+  let settledAt: number | undefined;
   const stallMs = stallWindowMs(config);
   try {
     log("running");
@@ -106,6 +107,7 @@ export async function runScenario(
       log,
     });
     log(`settled: ${settled.kind} after ${Math.round(settled.waitedMs / 1000)} s`);
+    settledAt = realNow();
     liveNodes = cluster.liveIdentities();
     await snapshotOpen(databaseUrl, dir);
   } catch (thrown) {
@@ -130,6 +132,7 @@ export async function runScenario(
     settled: settled.kind,
     stallMs,
     liveNodes,
+    ...(settledAt === undefined ? {} : { settledAt }),
     measured,
     ...(error === undefined ? {} : { error }),
   };
