@@ -2,9 +2,11 @@
 // reads as path: message lines, its attempts keep their errors (stack collapsed), its page says
 // what the episode, claim and request states mean, and a retry with edited input is checked
 // against the expectation's schema before the worker runs it again.
+import path from "node:path";
 import type pg from "pg";
 import { GREET_EXPECTATION, GREETER_ACTOR, ZGreetInput } from "./deployment/e2e-deployment";
 import { expect, test } from "./support/fixtures";
+import { screenshotsDir } from "./support/paths";
 
 test.use({ role: "operator" });
 
@@ -66,6 +68,10 @@ test("a failed episode's attempts, its zod issues and a retry with edited input 
   await expect(page.getByTestId("retry-input-input")).toContainText('"steps": 3');
   await expect(page.getByTestId("retry-input-field-name-error")).toContainText("Required");
   await expect(page.getByTestId("retry-input-submit")).toBeDisabled();
+  await page.screenshot({
+    path: path.join(screenshotsDir, "episode-failed-attempts.png"),
+    fullPage: true,
+  });
   await page.getByTestId("retry-input-field-name").fill("Ada");
   await expect(page.getByTestId("retry-input-field-name-error")).toBeHidden();
   await page.getByTestId("retry-input-submit").click();

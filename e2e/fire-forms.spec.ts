@@ -10,7 +10,9 @@ import {
 import demo from "@cyclium/demo";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
+import path from "node:path";
 import { ensureResource } from "./support/console";
+import { screenshotsDir } from "./support/paths";
 import { expect, test } from "./support/fixtures";
 
 test.use({ role: "operator" });
@@ -97,6 +99,9 @@ for (const schema of expectations) {
     await expect(error).not.toBeEmpty();
     await expect(field).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByTestId(`${fire}-submit`)).toBeDisabled();
+    await page
+      .getByTestId(`${fire}-form`)
+      .screenshot({ path: path.join(screenshotsDir, `fire-form-invalid-${actorId}.png`) });
     // The raw JSON follows the fields: it holds the refused value too.
     const raw = page.getByTestId(`${fire}-input`);
     if (invalid.text === "") {
