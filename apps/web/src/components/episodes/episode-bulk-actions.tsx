@@ -136,7 +136,8 @@ function BulkDialog({
           ) : null}
           <form method="dialog">
             <button type="submit" className="button button-small" disabled={mutation.isPending}>
-              {mutation.data ? "Close" : "Cancel"}
+              {/* Not "Cancel": beside "Cancel 12 episodes" that would be ambiguous. */}
+              {mutation.data ? "Close" : "Not now"}
             </button>
           </form>
         </div>
