@@ -14,6 +14,7 @@ export type {
   EpisodeOutputModel,
   EpisodeStepModel,
   FindingModel,
+  ConcurrencyOverrideModel,
   ModeOverrideModel,
   NodeModel,
   RecoverySweepModel,

@@ -1,12 +1,19 @@
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { Queryable } from "../db/index";
 import type { PgListener } from "../bus/index";
+import type { ConcurrencyLimits } from "./concurrency-limits";
+import { listConcurrencyOverrides } from "./list-concurrency-overrides";
 import { listModeOverrides } from "./list-mode-overrides";
 import { ALL_NODES, MODES_CHANNEL } from "./mode";
 import type { ModeController } from "./mode-controller";
 
 export interface ModeSyncOptions {
   controller: ModeController;
+  /**
+   * The node's actor limits (cyclium_concurrency_overrides), kept in line on the same channel and
+   * reads as the modes. Omit where nothing runs episodes.
+   */
+  limits?: ConcurrencyLimits;
   /** Pool the overrides are read from. */
   db: Queryable;
   /** The process's shared listener; ModeSync LISTENs on `cyclium_modes` but never closes it. */
@@ -27,6 +34,7 @@ export interface ModeSyncOptions {
  */
 export class ModeSync {
   readonly #controller: ModeController;
+  readonly #limits: ConcurrencyLimits | undefined;
   readonly #db: Queryable;
   readonly #listener: PgListener;
   readonly #pollIntervalMs: number;
@@ -41,6 +49,7 @@ export class ModeSync {
 
   private constructor(options: ModeSyncOptions) {
     this.#controller = options.controller;
+    this.#limits = options.limits;
     this.#db = options.db;
     this.#listener = options.listener;
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -110,11 +119,13 @@ export class ModeSync {
 
   async #readAndApply(): Promise<void> {
     const readAt = this.#controller.generation;
-    const rows = await listModeOverrides({
-      db: this.#db,
-      targetNodes: [ALL_NODES, this.#controller.nodeIdentity],
-    });
+    const targetNodes = [ALL_NODES, this.#controller.nodeIdentity];
+    const [rows, limitRows] = await Promise.all([
+      listModeOverrides({ db: this.#db, targetNodes }),
+      this.#limits === undefined ? [] : listConcurrencyOverrides({ db: this.#db, targetNodes }),
+    ]);
     if (this.#stopped) return;
+    this.#limits?.apply(limitRows);
     if (this.#failing) {
       this.#failing = false;
       this.#logger.info({}, "reading mode overrides works again");

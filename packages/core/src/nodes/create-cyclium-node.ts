@@ -8,7 +8,7 @@ import {
 } from "../actors/index";
 import { PgBus, PgListener } from "../bus/index";
 import { createWorkClaims, type WorkClaims, type WorkClaimsMode } from "../claims/index";
-import { ModeController, ModeSync, type Mode } from "../modes/index";
+import { ConcurrencyLimits, ModeController, ModeSync, type Mode } from "../modes/index";
 import type { NodeKind } from "./node";
 import { NodeHeartbeat } from "./node-heartbeat";
 import { ActorHost, publishEpisodeEvent, type QueueOptions } from "../runtime/index";
@@ -92,12 +92,14 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
   await listener.start();
   const bus = await PgBus.start({ db, listener, logger, nodeIdentity });
   const modes = new ModeController({ nodeIdentity, baseMode: options.mode, db, logger });
-  const modeSync = await ModeSync.start({ controller: modes, db, listener, logger });
+  const limits = new ConcurrencyLimits({ nodeIdentity, logger });
+  const modeSync = await ModeSync.start({ controller: modes, limits, db, listener, logger });
   const deferred = new DeferredRunner({ db, nodeIdentity, stack, env, logger, telemetry });
   const host = new ActorHost({
     db,
     registry,
     modes,
+    limits,
     claims,
     leaseSeconds: options.leaseSeconds,
     nodeIdentity,
@@ -116,6 +118,8 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
   // An override that stops an actor here hands its queue over at once, and one that allows it
   // takes owned rows in, instead of at the next reconcile.
   const unsubscribeModes = modes.onChange(() => void host.reconcileQueue());
+  // A limit set from the console applies without a restart (issue 14 item 6).
+  const unsubscribeLimits = limits.onChange(() => host.applyLimits());
   const triggers = new ExpectationTriggers({
     registry,
     host,
@@ -221,6 +225,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
       );
     }
     unsubscribeModes();
+    unsubscribeLimits();
     await host.stop({ graceMs });
     await poller?.drain();
     await deferred.flush();

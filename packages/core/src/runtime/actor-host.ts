@@ -44,6 +44,8 @@ export interface ActorHostOptions {
   db: Queryable & Connectable;
   registry: ActorRegistry;
   modes: { effectiveMode(actorId: string): Mode; readonly nodeMode?: Mode };
+  /** Operator-set limits (cyclium_concurrency_overrides); absent or undefined: the definition's. */
+  limits?: { maxConcurrentEpisodes(actorId: string): number | undefined };
   claims: WorkClaims;
   leaseSeconds: number;
   nodeIdentity: string;
@@ -122,7 +124,10 @@ export class ActorHost implements PollerHost {
     });
     this.#slots = new EpisodeSlots({
       runner: this.runner,
-      maxConcurrent: (actorId) => options.registry.get(actorId)?.maxConcurrentEpisodes ?? 1,
+      maxConcurrent: (actorId) => {
+        const actor = options.registry.get(actorId);
+        return actor === undefined ? 1 : this.maxConcurrentEpisodes(actor);
+      },
       isDraining: () => this.#draining,
     });
     this.#backlog = new QueueBacklog({
@@ -141,6 +146,26 @@ export class ActorHost implements PollerHost {
     if (this.#state !== "idle") return;
     this.#state = "running";
     this.#backlog.start();
+  }
+
+  /**
+   * An actor's limit on this node now: the operator's override for this node (or '*'), else the
+   * definition's `maxConcurrentEpisodes`.
+   */
+  maxConcurrentEpisodes(
+    actor: Pick<ActorDefinition, "identifier" | "maxConcurrentEpisodes">,
+  ): number {
+    return this.#o.limits?.maxConcurrentEpisodes(actor.identifier) ?? actor.maxConcurrentEpisodes;
+  }
+
+  /**
+   * After the limits changed: a grown limit starts queued episodes now and lets the backlog and
+   * the poller fill the new slots; a shrunk one lets running episodes finish and starts no more
+   * until fewer run than the limit.
+   */
+  applyLimits(): void {
+    if (this.#state !== "running") return;
+    this.#slots.pumpAll();
   }
 
   /** Compares the queue with the database now (after a mode change; the sweep asks too). */
@@ -212,7 +237,7 @@ export class ActorHost implements PollerHost {
   freeCapacity(actorId: string): number {
     const actor = this.#hosted(actorId);
     if (actor === undefined || this.#state !== "running") return 0;
-    const slots = actor.maxConcurrentEpisodes;
+    const slots = this.maxConcurrentEpisodes(actor);
     const ahead = Math.max(0, this.#o.requestPrefetch ?? 0);
     const running = this.runningCount(actorId);
     const queued = this.queuedCount(actorId);
@@ -485,7 +510,7 @@ export class ActorHost implements PollerHost {
     const queued = this.queuedCount(actor.identifier);
     return (
       queued >= actor.maxQueuedEpisodes &&
-      this.runningCount(actor.identifier) + queued >= actor.maxConcurrentEpisodes
+      this.runningCount(actor.identifier) + queued >= this.maxConcurrentEpisodes(actor)
     );
   }
 

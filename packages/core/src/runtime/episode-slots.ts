@@ -71,6 +71,21 @@ export class EpisodeSlots {
     return this.#running.size;
   }
 
+  /**
+   * Starts what every actor's limit allows now: after a limit grew, queued episodes start at once
+   * (a shrunk limit starts nothing; running episodes finish). Listeners hear of each actor that
+   * has room left, so the backlog refills and the poller claims into it.
+   */
+  pumpAll(): void {
+    for (const actorId of [...this.#queues.keys()]) {
+      this.#pump(actorId);
+      const queue = this.#queues.get(actorId);
+      if (queue !== undefined && queue.running < this.#o.maxConcurrent(actorId)) {
+        for (const listener of [...this.#listeners]) listener(actorId);
+      }
+    }
+  }
+
   /** Called after an episode ended and its slot was reused or freed. */
   onSlotFreed(listener: (actorId: string) => void): () => void {
     this.#listeners.add(listener);
