@@ -1,0 +1,106 @@
+import type { ActorDefinition } from "../../actors/index";
+import type { Queryable } from "../../db/index";
+import { listClusterModes } from "../../nodes/queries/index";
+import {
+  explainPendingEpisode,
+  type EpisodeWaitReason,
+  type PendingEpisodeFacts,
+} from "./explain-pending-episode";
+
+export interface ExplainPendingEpisodesOptions {
+  db: Queryable;
+  /** A page of episode ids; those not pending (or unknown) get no reason. At most a page (500). */
+  episodeIds: readonly string[];
+  /** The deployment's actors (stacks, defined limit); an actor not among them is judged without. */
+  actors?: readonly Pick<ActorDefinition, "identifier" | "stacks" | "maxConcurrentEpisodes">[];
+}
+
+/** Episodes counted ahead in a queue at most: past it the position reads "10,001". */
+const MAX_AHEAD_COUNTED = 10_000;
+
+type FactsRow = {
+  id: string;
+  actor_id: string;
+  source_env: string | null;
+  queued_by: string | null;
+  ahead: number;
+  running_by_node: Record<string, number> | null;
+  request_status: "pending" | "claimed" | null;
+  request_claimed_by: string | null;
+  request_age_ms: number | null;
+};
+
+/**
+ * Why each pending episode of a page waits (explainPendingEpisode), in one statement for the
+ * page's rows beside the cluster's modes and limits (listClusterModes: three small reads), not one per row. The
+ * statement's reads are indexed: the rows by primary key; their place in line on the partial
+ * index of node-queued pending episodes (queued_by, actor_id, inserted_at, id), capped at 10,000;
+ * the running episodes of the page's actors on the partial index of running rows (bounded by
+ * the cluster's slots); the open request by its episode_id index.
+ */
+export async function explainPendingEpisodes(
+  options: ExplainPendingEpisodesOptions,
+): Promise<Record<string, EpisodeWaitReason>> {
+  const ids = [...new Set(options.episodeIds)];
+  if (ids.length === 0) return {};
+  if (ids.length > 500) throw new RangeError("explainPendingEpisodes takes at most 500 ids");
+  const [{ rows }, cluster] = await Promise.all([
+    options.db.query<FactsRow>(
+      `WITH page AS (
+         SELECT id, actor_id, source_env, queued_by, inserted_at
+           FROM cyclium_episodes
+          WHERE id = ANY($1::uuid[]) AND status = 'pending'
+       ), running AS (
+         SELECT actor_id, executed_by, count(*)::int AS n
+           FROM cyclium_episodes
+          WHERE status = 'running' AND archived_at IS NULL AND executed_by IS NOT NULL
+            AND actor_id IN (SELECT actor_id FROM page)
+          GROUP BY actor_id, executed_by
+       )
+       SELECT p.id::text, p.actor_id, p.source_env, p.queued_by,
+              coalesce(q.ahead, 0) AS ahead,
+              (SELECT jsonb_object_agg(r.executed_by, r.n) FROM running r
+                WHERE r.actor_id = p.actor_id) AS running_by_node,
+              t.status AS request_status, t.claimed_by AS request_claimed_by,
+              greatest(0, extract(epoch FROM now() - t.inserted_at) * 1000)::float8
+                AS request_age_ms
+         FROM page p
+         LEFT JOIN LATERAL (
+           SELECT count(*)::int AS ahead FROM (
+             SELECT 1 FROM cyclium_episodes o
+              WHERE o.status = 'pending' AND o.queued_by = p.queued_by
+                AND o.actor_id = p.actor_id
+                AND (o.inserted_at, o.id) < (p.inserted_at, p.id)
+              LIMIT ${MAX_AHEAD_COUNTED}) a
+         ) q ON p.queued_by IS NOT NULL
+         LEFT JOIN LATERAL (
+           SELECT status, claimed_by, inserted_at FROM cyclium_trigger_requests r
+            WHERE r.episode_id = p.id AND r.status IN ('pending', 'claimed')
+            ORDER BY r.inserted_at DESC LIMIT 1
+         ) t ON true`,
+      [ids],
+    ),
+    listClusterModes({ db: options.db }),
+  ]);
+  const actors = new Map((options.actors ?? []).map((actor) => [actor.identifier, actor]));
+  const reasons: Record<string, EpisodeWaitReason> = {};
+  for (const row of rows) {
+    const facts: PendingEpisodeFacts = {
+      actorId: row.actor_id,
+      sourceEnv: row.source_env,
+      queuedBy: row.queued_by,
+      ahead: row.ahead,
+      request:
+        row.request_status === null
+          ? null
+          : {
+              status: row.request_status,
+              claimedBy: row.request_claimed_by,
+              ageMs: row.request_age_ms ?? 0,
+            },
+      runningByNode: row.running_by_node ?? {},
+    };
+    reasons[row.id] = explainPendingEpisode(facts, cluster, actors.get(row.actor_id));
+  }
+  return reasons;
+}
