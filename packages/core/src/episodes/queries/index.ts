@@ -1,7 +1,7 @@
 // The console's read models of episodes: the keyset list with its filters, the count of a
 // filter (exact up to a bound, estimated past it), the values for the filter dropdowns, one
 // episode with its journal, claim, findings and requests, and the capped counts per status the
-// Overview polls.
+// Overview polls, and why pending episodes wait (a page of them at once).
 export {
   COUNT_CAP,
   countEpisodesByStatus,
@@ -25,3 +25,16 @@ export {
 } from "./get-episode-detail";
 export { listEpisodeFacets, type EpisodeFacets } from "./list-episode-facets";
 export { listEpisodes, type ListEpisodesOptions } from "./list-episodes";
+export {
+  EPISODE_WAIT_REASONS,
+  explainPendingEpisode,
+  type EpisodeWaitCode,
+  type EpisodeWaitReason,
+  type PendingEpisodeFacts,
+  type WaitActor,
+  type WaitCluster,
+} from "./explain-pending-episode";
+export {
+  explainPendingEpisodes,
+  type ExplainPendingEpisodesOptions,
+} from "./explain-pending-episodes";

@@ -1,5 +1,10 @@
 import type { Queryable } from "../../db/index";
-import { listModeOverrides, type ModeOverride } from "../../modes/index";
+import {
+  listConcurrencyOverrides,
+  listModeOverrides,
+  type ConcurrencyOverride,
+  type ModeOverride,
+} from "../../modes/index";
 import { listLiveNodes, type LiveNode } from "./list-live-nodes";
 
 export interface ClusterModes {
@@ -7,6 +12,8 @@ export interface ClusterModes {
   nodes: LiveNode[];
   /** Every row of cyclium_mode_overrides: what operators asked for, applied within a second. */
   overrideRows: ModeOverride[];
+  /** Every row of cyclium_concurrency_overrides: actor limits set per node (or '*'). */
+  limitRows: ConcurrencyOverride[];
 }
 
 /**
@@ -15,9 +22,10 @@ export interface ClusterModes {
  * with the next heartbeat (~5 s).
  */
 export async function listClusterModes(options: { db: Queryable }): Promise<ClusterModes> {
-  const [nodes, overrideRows] = await Promise.all([
+  const [nodes, overrideRows, limitRows] = await Promise.all([
     listLiveNodes({ db: options.db }),
     listModeOverrides({ db: options.db }),
+    listConcurrencyOverrides({ db: options.db }),
   ]);
-  return { nodes, overrideRows };
+  return { nodes, overrideRows, limitRows };
 }

@@ -6,6 +6,7 @@ import {
   type ModeOverride,
   type ResolvedModes,
 } from "../../modes/index";
+import { runsOnStack } from "../../actors/actor-definition";
 import type { LiveNode } from "../../nodes/queries/index";
 
 export const PENDING_REASONS = [
@@ -13,6 +14,7 @@ export const PENDING_REASONS = [
   "no_full_nodes",
   "no_full_nodes_in_env",
   "actor_not_full",
+  "no_full_nodes_for_stack",
   "waiting_for_poll",
   "not_picked_up",
 ] as const;
@@ -36,7 +38,10 @@ export const EXPECTED_PICKUP_MS = 10_000;
 const envLabel = (env: string | null) => (env === null ? "default" : env);
 
 /** What the explanation needs of a live node: the modes it last reported. */
-export type NodeModes = Pick<LiveNode, "identity" | "mode" | "overrides" | "env">;
+export type NodeModes = Pick<LiveNode, "identity" | "mode" | "overrides" | "env"> & {
+  /** Checked against the actor's `stacks` when the caller knows them. */
+  stack?: string | null;
+};
 export type OverrideRow = Pick<ModeOverride, "targetNode" | "actorId" | "mode" | "setBy">;
 
 /**
@@ -83,11 +88,13 @@ export function effectiveActorMode(
 /**
  * Why a pending trigger request has not been dispatched, judged the way a full node's poller
  * decides (SPEC section 6): it runs only while the node-wide mode is `full`, reads requests of
- * its own env (strictly), and skips actors whose effective mode there is not `full`.
+ * its own env (strictly), hosts only actors whose `stacks` name its stack (when `actor` is given)
+ * and skips actors whose effective mode there is not `full`.
  */
 export function explainPendingRequest(
   request: { actorId: string; sourceEnv: string | null; ageMs: number },
   cluster: { nodes: readonly NodeModes[]; overrideRows: readonly OverrideRow[] },
+  actor?: { stacks: readonly string[] },
 ): PendingReason {
   const { nodes, overrideRows } = cluster;
   if (nodes.length === 0) {
@@ -115,11 +122,23 @@ export function explainPendingRequest(
       candidates: [],
     };
   }
-  const able = inEnv.filter(
+  const hosting =
+    actor === undefined ? inEnv : inEnv.filter((node) => runsOnStack(actor, node.stack ?? null));
+  if (hosting.length === 0) {
+    const where = inEnv.map((n) => `${n.identity} is stack ${n.stack ?? "(none)"}`);
+    return {
+      code: "no_full_nodes_for_stack",
+      message:
+        `No live full-mode node of env ${envLabel(request.sourceEnv)} runs ${request.actorId}: ` +
+        `it runs on stacks ${actor?.stacks.join(", ") ?? ""} (${where.join(", ")}).`,
+      candidates: [],
+    };
+  }
+  const able = hosting.filter(
     (node) => effectiveActorMode(node, request.actorId, overrideRows).mode === "full",
   );
   if (able.length === 0) {
-    const why = inEnv.map((node) => {
+    const why = hosting.map((node) => {
       const { mode, source } = effectiveActorMode(node, request.actorId, overrideRows);
       const by = source !== "reported" && source.setBy ? ` (set by ${source.setBy})` : "";
       const what = source !== "reported" && source.actorId !== null ? "an override" : "node mode";

@@ -27,3 +27,7 @@ export const ZEpisodeFacetsInput = z.object({ env: ZEnvInput });
 
 export const ZEpisodeIdInput = z.object({ id: ZUuid });
 export type TEpisodeIdInput = z.infer<typeof ZEpisodeIdInput>;
+
+/** A page of episode ids whose wait reasons the list shows (its pending rows). */
+export const ZEpisodeIdsInput = z.object({ ids: z.array(ZUuid).max(200) });
+export type TEpisodeIdsInput = z.infer<typeof ZEpisodeIdsInput>;

@@ -1,4 +1,9 @@
-import { getEpisodeDetail, listEpisodeFacets, listEpisodes } from "@cyclium/core/episodes/queries";
+import {
+  explainPendingEpisodes,
+  getEpisodeDetail,
+  listEpisodeFacets,
+  listEpisodes,
+} from "@cyclium/core/episodes/queries";
 import { listEpisodeOutputs } from "@cyclium/core/outputs";
 import { listCheckpoints } from "@cyclium/core/runtime";
 import { audited } from "../../audit";
@@ -12,7 +17,12 @@ import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { episodeSearchProcedures } from "./episodes-bulk";
 import { episodeFiltersFrom } from "./episode-search-filters";
-import { ZEpisodeFacetsInput, ZEpisodeIdInput, ZEpisodeListInput } from "./episodes.schema";
+import {
+  ZEpisodeFacetsInput,
+  ZEpisodeIdInput,
+  ZEpisodeIdsInput,
+  ZEpisodeListInput,
+} from "./episodes.schema";
 import { resolveEnv } from "./shared.schema";
 
 export const episodesRouter = createTrpcRouter({
@@ -40,6 +50,19 @@ export const episodesRouter = createTrpcRouter({
   detail: viewerProcedure
     .input(ZEpisodeIdInput)
     .query(async ({ ctx, input }) => toWire(await getEpisodeDetail({ db: ctx.db, id: input.id }))),
+
+  /**
+   * Why each pending episode of `ids` has not started (override, mode, no live full node for its
+   * env or stack, its place in a node's queue behind full slots): id -> reason; ids that are not
+   * pending are absent. One statement for the page (docs/console-operator-controls.md).
+   */
+  waitReasons: viewerProcedure.input(ZEpisodeIdsInput).query(({ ctx, input }) =>
+    explainPendingEpisodes({
+      db: ctx.db,
+      episodeIds: input.ids,
+      actors: findConsoleRuntime()?.registry.list() ?? [],
+    }),
+  ),
 
   /** The episode's checkpoints (SPEC 12), oldest first; recovery_history says which one a restart resumed from. */
   checkpoints: viewerProcedure

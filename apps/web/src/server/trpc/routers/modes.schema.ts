@@ -1,4 +1,4 @@
-import { ALL_NODES, ZMode } from "@cyclium/core/modes";
+import { ALL_NODES, ZMaxConcurrentEpisodes, ZMode } from "@cyclium/core/modes";
 import { z } from "zod";
 import { ZName } from "./shared.schema";
 
@@ -17,3 +17,16 @@ export const ZClearModeInput = z.object({
   targetNode: ZTargetNode,
   actorId: ZName.nullable().optional(),
 });
+
+/** An actor's maxConcurrentEpisodes on a node (or `*`), 1..10,000 like the definition's. */
+export const ZSetLimitInput = z.object({
+  targetNode: ZTargetNode,
+  actorId: ZName,
+  maxConcurrentEpisodes: ZMaxConcurrentEpisodes,
+});
+export type TSetLimitInput = z.infer<typeof ZSetLimitInput>;
+
+export const ZClearLimitInput = z.object({ targetNode: ZTargetNode, actorId: ZName });
+
+/** Every mode and limit override addressed to exactly this target. */
+export const ZClearNodeInput = z.object({ targetNode: ZTargetNode });
