@@ -182,6 +182,10 @@ describe("schema.prisma and the migrated database", () => {
       "cyclium_episodes_queued_idx",
       /\(queued_by, actor_id, inserted_at, id\) WHERE \(\(\(status\)::text = 'pending'::text\) AND \(queued_by IS NOT NULL\)\)/,
     ],
+    [
+      "cyclium_episodes_env_actor_finished_at_idx",
+      /\(source_env, actor_id, finished_at\) INCLUDE \(status, inserted_at, started_at\) WHERE \(finished_at IS NOT NULL\)/,
+    ],
   ])("has the SQL-only index %s", (name, definition) => {
     const index = indexes.find((i) => i.name === name);
     expect(index?.definition).toMatch(definition);

@@ -1,6 +1,7 @@
 import { TELEMETRY_EVENTS } from "@cyclium/core/telemetry";
+import { ACTOR_CHART_RANGE_NAMES } from "@cyclium/core/telemetry/queries";
 import { z } from "zod";
-import { ZName } from "./shared.schema";
+import { ZEnvInput, ZName } from "./shared.schema";
 
 export const ZTelemetrySeriesInput = z.object({
   events: z.array(z.enum(TELEMETRY_EVENTS)).min(1).max(TELEMETRY_EVENTS.length),
@@ -8,3 +9,11 @@ export const ZTelemetrySeriesInput = z.object({
   minutes: z.number().int().min(5).max(1440).default(60),
   node: ZName.nullable().optional(),
 });
+
+/** One actor's charts: a range the console offers (each with its bucket), in one env. */
+export const ZActorChartsInput = z.object({
+  actorId: ZName,
+  range: z.enum(ACTOR_CHART_RANGE_NAMES).default("1h"),
+  env: ZEnvInput,
+});
+export type TActorChartsInput = z.infer<typeof ZActorChartsInput>;

@@ -1,7 +1,8 @@
-import { readTelemetrySeries } from "@cyclium/core/telemetry/queries";
+import { readActorCharts, readTelemetrySeries } from "@cyclium/core/telemetry/queries";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
-import { ZTelemetrySeriesInput } from "./telemetry.schema";
+import { resolveEnv } from "./shared.schema";
+import { ZActorChartsInput, ZTelemetrySeriesInput } from "./telemetry.schema";
 
 export const telemetryRouter = createTrpcRouter({
   series: viewerProcedure.input(ZTelemetrySeriesInput).query(async ({ ctx, input }) =>
@@ -11,6 +12,18 @@ export const telemetryRouter = createTrpcRouter({
         events: input.events,
         minutes: input.minutes,
         node: input.node,
+      }),
+    ),
+  ),
+
+  /** Throughput by outcome, queue wait and run time p50/p95 of one actor, with the alerts. */
+  actorCharts: viewerProcedure.input(ZActorChartsInput).query(async ({ ctx, input }) =>
+    toWire(
+      await readActorCharts({
+        db: ctx.db,
+        env: resolveEnv(ctx.node.env, input.env),
+        actorId: input.actorId,
+        range: input.range,
       }),
     ),
   ),
