@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration } from "./format-duration";
+import { formatDuration, formatLatency } from "./format-duration";
 
 describe("formatDuration", () => {
   it.each([
@@ -16,5 +16,18 @@ describe("formatDuration", () => {
     [Number.NaN, "< 1 s"],
   ])("formats %d ms as %s", (ms, expected) => {
     expect(formatDuration(ms)).toBe(expected);
+  });
+});
+
+describe("formatLatency", () => {
+  it.each([
+    [0, "0 ms"],
+    [849.6, "850 ms"],
+    [2_500, "2.5 s"],
+    [38_500, "39 s"],
+    [90_000, "1 min"],
+    [Number.NaN, ""],
+  ])("formats %d ms as %s", (ms, expected) => {
+    expect(formatLatency(ms)).toBe(expected);
   });
 });

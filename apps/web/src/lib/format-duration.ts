@@ -18,3 +18,11 @@ export function formatDuration(ms: number): string {
   const hours = Math.floor((ms % DAY) / HOUR);
   return hours > 0 ? `${Math.floor(ms / DAY)} d ${hours} h` : `${Math.floor(ms / DAY)} d`;
 }
+
+/** A latency for chart axes and tooltips: ms below a second, one decimal below a minute. */
+export function formatLatency(ms: number): string {
+  if (!Number.isFinite(ms)) return "";
+  if (ms < SECOND) return `${Math.round(ms)} ms`;
+  if (ms < MINUTE) return `${(ms / SECOND).toFixed(ms < 10 * SECOND ? 1 : 0)} s`;
+  return formatDuration(ms);
+}

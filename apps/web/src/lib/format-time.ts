@@ -55,6 +55,34 @@ export function formatClock(iso: string, zone: "utc" | "local"): string {
   return localClock.format(new Date(iso));
 }
 
+const utcDayClock = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  day: "2-digit",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  hour12: false,
+});
+let localDayClock: Intl.DateTimeFormat | undefined;
+
+/** `03 Dec, 14:00` for per-hour chart axes spanning days; the axis label names the zone. */
+export function formatDayClock(iso: string, zone: "utc" | "local"): string {
+  if (zone === "utc") return utcDayClock.format(new Date(iso));
+  localDayClock ??= new Intl.DateTimeFormat("en-GB", {
+    day: "2-digit",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+  });
+  return localDayClock.format(new Date(iso));
+}
+
+/** A chart bucket's start: the clock for minutes, day and clock for hours. */
+export function formatBucket(iso: string, zone: "utc" | "local", bucket: "minute" | "hour") {
+  return bucket === "minute" ? formatClock(iso, zone) : formatDayClock(iso, zone);
+}
+
 /** The zone's name for axis labels: `UTC` or the browser's (`Europe/Paris`). */
 export function zoneLabel(zone: "utc" | "local"): string {
   return zone === "utc" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -2,7 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCount } from "@/lib/format-count";
-import { formatClock, zoneLabel } from "@/lib/format-time";
+import { formatBucket, zoneLabel } from "@/lib/format-time";
 import { useTimeZone } from "@/lib/preferences/time-zone";
 import type { TRouterOutputs } from "@/trpc/router-types";
 
@@ -16,23 +16,33 @@ export const ALERTS: Partial<Record<string, string>> = {
     "Failed renewals: possible clock drift or database contention.",
 };
 
-/** One event's per-minute counts as bars, with its alert when the seed names one. */
-export function EventChart({ series, height = 120 }: { series: TSeries; height?: number }) {
+/** One event's counts per minute (or hour) as bars, with its alert when the seed names one. */
+export function EventChart({
+  series,
+  height = 120,
+  bucket = "minute",
+  totalLabel = "in window",
+  testId = `chart-${series.event}`,
+}: {
+  series: TSeries;
+  height?: number;
+  bucket?: "minute" | "hour";
+  totalLabel?: string;
+  testId?: string;
+}) {
   const alert = series.total > 0 ? ALERTS[series.event] : undefined;
   const color = alert ? "var(--danger)" : "var(--brand)";
   // The axis names its zone (UTC unless the operator chose local time in the top bar).
   const [zone] = useTimeZone();
-  const minuteLabel = (iso: string) => formatClock(iso, zone);
+  const minuteLabel = (iso: string) => formatBucket(iso, zone, bucket);
   const zoneName = zoneLabel(zone);
   return (
-    <div
-      className="card chart-card"
-      data-alert={alert ? "true" : undefined}
-      data-testid={`chart-${series.event}`}
-    >
+    <div className="card chart-card" data-alert={alert ? "true" : undefined} data-testid={testId}>
       <div className="chart-title">
         <span className="chart-name">{series.event.replace(/^cyclium\./, "")}</span>
-        <span className="chart-total">{formatCount(series.total)} in window</span>
+        <span className="chart-total">
+          {formatCount(series.total)} {totalLabel}
+        </span>
       </div>
       <div style={{ width: "100%", height }}>
         <ResponsiveContainer width="100%" height="100%">
@@ -72,7 +82,7 @@ export function EventChart({ series, height = 120 }: { series: TSeries; height?:
         </ResponsiveContainer>
       </div>
       <div className="chart-axis-label" data-testid="chart-axis-zone">
-        per minute, {zoneName}
+        per {bucket}, {zoneName}
       </div>
       {alert ? (
         <p className="chart-alert" role="alert" data-testid="telemetry-alert">

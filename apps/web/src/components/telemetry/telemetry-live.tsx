@@ -6,6 +6,7 @@ import { LivePage } from "@/components/ui/live-list";
 import { SectionHeader } from "@/components/ui/query-state";
 import { useUrlState } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { ActorCharts } from "./actor-charts";
 import { EventChart } from "./event-chart";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
@@ -72,26 +73,30 @@ export function TelemetryLive() {
       refreshMs={REFRESH_MS}
       what="telemetry"
       filters={
-        <div className="filter-bar">
-          <FilterSelect
-            label="Window"
-            param="window"
-            allLabel="Last hour"
-            options={[
-              { value: "360", label: WINDOWS["360"] },
-              { value: "1440", label: WINDOWS["1440"] },
-            ]}
-          />
-          <FilterSelect
-            label="Node"
-            param="node"
-            allLabel="All nodes"
-            options={series.data?.nodes ?? []}
-          />
-          <span className="filter-bar-end note">
-            Per-minute rollups every node writes to cyclium_telemetry; per node, not per env.
-          </span>
-        </div>
+        <>
+          <ActorCharts />
+          <SectionHeader title="Events" />
+          <div className="filter-bar">
+            <FilterSelect
+              label="Window"
+              param="window"
+              allLabel="Last hour"
+              options={[
+                { value: "360", label: WINDOWS["360"] },
+                { value: "1440", label: WINDOWS["1440"] },
+              ]}
+            />
+            <FilterSelect
+              label="Node"
+              param="node"
+              allLabel="All nodes"
+              options={series.data?.nodes ?? []}
+            />
+            <span className="filter-bar-end note">
+              Per-minute rollups every node writes to cyclium_telemetry; per node, not per env.
+            </span>
+          </div>
+        </>
       }
     >
       {(data) => (
