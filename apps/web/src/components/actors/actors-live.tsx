@@ -70,12 +70,15 @@ export function ActorsLive({
             <SectionHeader
               id="modes-heading"
               title="Node modes"
-              meta="Live nodes of every env; changes apply within a second, without restart"
+              meta="Live nodes of every env: modes and per-actor limits (max running at once) apply within a second, without restart"
             />
             {cluster.data ? (
               <NodeModesSection
                 cluster={cluster.data}
                 actorIds={list.map((actor) => actor.identifier)}
+                definedLimits={Object.fromEntries(
+                  list.map((actor) => [actor.identifier, actor.maxConcurrentEpisodes]),
+                )}
                 canOperate={canOperate}
               />
             ) : (

@@ -6,6 +6,7 @@ import { StatusPill } from "@/components/ui/status-pill";
 import { mutationErrorMessage } from "@/lib/error-message";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { ClearNodeOverridesButton, LimitInput } from "./node-override-controls";
 
 type TCluster = TRouterOutputs["modes"]["cluster"];
 type TNode = TCluster["nodes"][number];
@@ -78,15 +79,20 @@ function ModeSelect({
 /**
  * Every live node's node-wide mode and per-actor overrides (SPEC section 6), switchable: a change
  * is a row in cyclium_mode_overrides that the target node applies within a second. `*` targets
- * every node; a node's own row beats it.
+ * every node; a node's own row beats it. Each actor cell also sets the actor's
+ * maxConcurrentEpisodes there (cyclium_concurrency_overrides, applied the same way), and a node's
+ * overrides can be cleared at once.
  */
 export function NodeModesSection({
   cluster,
   actorIds,
+  definedLimits = {},
   canOperate,
 }: {
   cluster: TCluster;
   actorIds: string[];
+  /** Each actor's maxConcurrentEpisodes as defined (the placeholder of its limit field). */
+  definedLimits?: Readonly<Record<string, number>>;
   canOperate: boolean;
 }) {
   const trpc = useTRPC();
@@ -100,6 +106,11 @@ export function NodeModesSection({
     if (mode === INHERIT) clear.mutate({ targetNode: target, actorId });
     else set.mutate({ targetNode: target, actorId, mode: MODES.find((m) => m === mode) ?? "full" });
   };
+  const limitRow = (target: string, actorId: string) =>
+    cluster.limitRows.find((row) => row.targetNode === target && row.actorId === actorId);
+  const overridesOf = (target: string) =>
+    cluster.overrideRows.filter((row) => row.targetNode === target).length +
+    cluster.limitRows.filter((row) => row.targetNode === target).length;
   const busy = set.isPending || clear.isPending;
   const failure = set.error ?? clear.error;
   const rows: (TNode | null)[] = [null, ...cluster.nodes];
@@ -143,6 +154,9 @@ export function NodeModesSection({
                         ? `${node.kind} · env ${node.env ?? "default"} · in force: ${node.mode}`
                         : "cluster-wide defaults; a node's own setting wins"}
                     </div>
+                    {canOperate ? (
+                      <ClearNodeOverridesButton target={target} count={overridesOf(target)} />
+                    ) : null}
                   </td>
                   <td data-label="Node-wide mode">
                     <ModeSelect
@@ -165,6 +179,13 @@ export function NodeModesSection({
                         canOperate={canOperate}
                         busy={busy}
                         onChange={(mode) => change(target, actorId, mode)}
+                      />
+                      <LimitInput
+                        target={target}
+                        actorId={actorId}
+                        stored={limitRow(target, actorId)}
+                        defined={definedLimits[actorId]}
+                        canOperate={canOperate}
                       />
                     </td>
                   ))}

@@ -25,6 +25,7 @@ import { EpisodeSideCards } from "./episode-side-cards";
 import { FailureStory } from "./failure-story";
 import { RetryWithInput } from "./retry-with-input";
 import { StepTimeline } from "./step-timeline";
+import { WaitCallout } from "./wait-reason";
 
 const ACTIVE_REFRESH_MS = 1_000;
 /**
@@ -158,6 +159,7 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
         </div>
       </div>
       {detail.isError ? <StaleCallout error={detail.error} /> : null}
+      {episode.status === "pending" ? <WaitCallout episodeId={episode.id} /> : null}
       <EpisodeErrorCallout errorClass={episode.errorClass} errorMessage={episode.errorMessage} />
       {canOperate && retryable && episode.archivedAt === null ? (
         <RetryWithInput key={episode.attempt} episode={episode} />

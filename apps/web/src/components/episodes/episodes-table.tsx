@@ -8,6 +8,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { formatDuration } from "@/lib/format-duration";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { withEnvParam } from "./episode-links";
+import { useWaitReasons, WaitBadge, type TWaitReason } from "./wait-reason";
 
 type TEpisodeListItem = TRouterOutputs["episodes"]["list"]["items"][number];
 
@@ -19,16 +20,25 @@ function runTime(episode: TEpisodeListItem): string {
   return formatDuration(Date.parse(episode.finishedAt) - Date.parse(episode.startedAt));
 }
 
-export function episodeColumns(envParam: string | null) {
+export function episodeColumns(
+  envParam: string | null,
+  waitReasons: Readonly<Record<string, TWaitReason>> = {},
+) {
   return column.columns([
     column.accessor("status", {
       header: "Status",
-      cell: (info) => (
-        <span className="mode-cell">
-          <StatusPill status={info.getValue()} />
-          {info.row.original.phase ? <span className="note">{info.row.original.phase}</span> : null}
-        </span>
-      ),
+      cell: (info) => {
+        const reason = waitReasons[info.row.original.id];
+        return (
+          <span className="mode-cell">
+            <StatusPill status={info.getValue()} />
+            {info.row.original.phase ? (
+              <span className="note">{info.row.original.phase}</span>
+            ) : null}
+            {info.getValue() === "pending" && reason ? <WaitBadge reason={reason} /> : null}
+          </span>
+        );
+      },
     }),
     column.accessor("actorId", {
       header: "Actor / expectation",
@@ -97,9 +107,13 @@ export function EpisodesTable({
   envParam: string | null;
   filtered: boolean;
 }) {
+  // Why the page's pending episodes wait: one request for the page, not one per row.
+  const waitReasons = useWaitReasons(
+    items.filter((item) => item.status === "pending").map((item) => item.id),
+  );
   return (
     <DataTable
-      columns={episodeColumns(envParam)}
+      columns={episodeColumns(envParam, waitReasons)}
       data={items}
       rowId={(row) => row.id}
       rowHref={(row) => withEnvParam(`/episodes/${row.id}`, envParam)}

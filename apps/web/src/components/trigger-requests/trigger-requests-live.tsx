@@ -13,6 +13,7 @@ import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { WaitBadge } from "@/components/episodes/wait-reason";
 
 type TRequest = TRouterOutputs["triggerRequests"]["list"]["items"][number];
 const REFRESH_MS = 2_000;
@@ -64,8 +65,11 @@ const columns = column.columns([
         ) : null;
       }
       return (
-        <span className="pending-reason" data-code={reason.code} data-testid="pending-reason">
-          {reason.message}
+        <span className="mode-cell">
+          <WaitBadge reason={reason} />
+          <span className="pending-reason" data-code={reason.code} data-testid="pending-reason">
+            {reason.message}
+          </span>
         </span>
       );
     },

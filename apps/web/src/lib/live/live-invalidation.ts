@@ -10,6 +10,7 @@ const EPISODE_READS = [
   "episodes.detail",
   "episodes.checkpoints",
   "episodes.outputs",
+  "episodes.waitReasons",
   "overview.stats",
   "claims",
   "triggerRequests",
@@ -33,7 +34,10 @@ export function readsForHint(hint: Pick<TLiveHint, "topic">): readonly string[] 
   if (topic.startsWith("actor.") || topic.startsWith("circuit_breaker.")) {
     return ["actors.circuitBreakers", "overview.stats"];
   }
-  if (topic.startsWith("node.")) return ["modes", "overview.stats"];
+  // A node's modes decide why pending work waits, too.
+  if (topic.startsWith("node.")) {
+    return ["modes", "overview.stats", "episodes.waitReasons", "triggerRequests"];
+  }
   if (topic.startsWith("agent_definitions.")) return ["agentDefinitions", "actors.list"];
   return ["overview.stats"];
 }
