@@ -36,7 +36,10 @@ type FactsRow = {
  * statement's reads are indexed: the rows by primary key; their place in line on the partial
  * index of node-queued pending episodes (queued_by, actor_id, inserted_at, id), capped at 10,000;
  * the running episodes of the page's actors on the partial index of running rows (bounded by
- * the cluster's slots); the open request by its episode_id index.
+ * the cluster's slots; MATERIALIZED, or the planner inlines it into the per-row subquery and
+ * reads the 180 running rows once per row: 9,607 buffers instead of 723 for a page of 50); the
+ * open request by its episode_id index. 50 pending rows among 200,000 episodes, with the cluster
+ * reads: 6-16 ms, every read of cyclium_episodes an index scan (pkey, queued_idx, running_idx).
  */
 export async function explainPendingEpisodes(
   options: ExplainPendingEpisodesOptions,
@@ -50,7 +53,7 @@ export async function explainPendingEpisodes(
          SELECT id, actor_id, source_env, queued_by, inserted_at
            FROM cyclium_episodes
           WHERE id = ANY($1::uuid[]) AND status = 'pending'
-       ), running AS (
+       ), running AS MATERIALIZED (
          SELECT actor_id, executed_by, count(*)::int AS n
            FROM cyclium_episodes
           WHERE status = 'running' AND archived_at IS NULL AND executed_by IS NOT NULL
