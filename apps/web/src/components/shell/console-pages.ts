@@ -128,7 +128,8 @@ export const CONSOLE_PAGE_GROUPS: readonly TConsolePageGroup[] = [
         id: "telemetry",
         href: "/telemetry",
         label: "Telemetry",
-        summary: "Per-minute rollups of claim, episode, trigger and recovery events.",
+        summary:
+          "Per actor throughput, queue wait and run time; per-minute rollups of claim, episode, trigger and recovery events.",
         planned: [
           "Charts per event and node",
           "Alert conditions: steals and failed renewals in normal operation",

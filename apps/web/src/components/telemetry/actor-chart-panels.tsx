@@ -139,7 +139,7 @@ export function LatencyChart({ charts, which }: { charts: TActorCharts; which: "
   const p95: keyof TPoint = which === "wait" ? "waitP95Ms" : "runP95Ms";
   const worst = Math.max(0, ...charts.points.map((point) => point[p95] ?? 0));
   const name = which === "wait" ? "queue wait" : "run time";
-  const span = which === "wait" ? "created -> started" : "started -> finished";
+  const span = which === "wait" ? "created → started" : "started → finished";
   return (
     <ChartCard
       name={name}
