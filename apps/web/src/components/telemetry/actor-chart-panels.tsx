@@ -22,6 +22,9 @@ export type TActorCharts = TRouterOutputs["telemetry"]["actorCharts"];
 type TPoint = TActorCharts["points"][number];
 
 const AXIS_TICK = { fontSize: 10, fill: "var(--text-subtle)" };
+// Recharts colours a legend's text like its series; the status greens and ambers are below 4.5:1
+// on the card, so the text keeps the page's colour and the swatch carries the series colour.
+const legendText = (value: string) => <span style={{ color: "var(--text-muted)" }}>{value}</span>;
 const TOOLTIP_STYLE = {
   background: "var(--surface)",
   borderColor: "var(--border)",
@@ -113,7 +116,7 @@ export function ThroughputChart({ charts }: { charts: TActorCharts }) {
           contentStyle={TOOLTIP_STYLE}
           formatter={(value, name) => [formatCount(Number(value)), name]}
         />
-        <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
+        <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} formatter={legendText} />
         {OUTCOMES.map((outcome) => (
           <Bar
             key={outcome.key}
@@ -170,7 +173,7 @@ export function LatencyChart({ charts, which }: { charts: TActorCharts; which: "
           contentStyle={TOOLTIP_STYLE}
           formatter={(value, label) => [formatLatency(Number(value)), label]}
         />
-        <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
+        <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} formatter={legendText} />
         <Line
           dataKey={p50}
           name="p50"
