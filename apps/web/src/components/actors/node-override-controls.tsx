@@ -62,7 +62,12 @@ export function LimitInput({
     else set.mutate({ targetNode: target, actorId, maxConcurrentEpisodes: value });
   };
   return (
-    <label className="limit-field note" title={failure ? mutationErrorMessage(failure) : undefined}>
+    <label
+      className="limit-field note"
+      title={failure ? mutationErrorMessage(failure) : undefined}
+      // "max" stays beside its field when a phone card's line wraps.
+      style={{ whiteSpace: "nowrap" }}
+    >
       max{" "}
       <input
         className="input"
