@@ -8,7 +8,7 @@ export function inputIssuesOf(error: unknown): { path: string; message: string }
   if (!(error instanceof TRPCClientError)) return null;
   const data: unknown = error.data;
   if (typeof data !== "object" || data === null || !("inputIssues" in data)) return null;
-  const issues = (data).inputIssues;
+  const issues = data.inputIssues;
   if (!Array.isArray(issues)) return null;
   return issues.flatMap((issue: unknown) => {
     if (typeof issue !== "object" || issue === null) return [];

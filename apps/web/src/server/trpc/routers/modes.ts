@@ -70,20 +70,18 @@ export const modesRouter = createTrpcRouter({
   ),
 
   /** Back to the definition's limit (or the '*' row) for the actor on that node. */
-  clearLimit: operatorProcedure
-    .input(ZClearLimitInput)
-    .mutation(({ ctx, input }) =>
-      audited(
-        ctx,
-        { action: "modes.clear_limit", target: `${input.targetNode}/${input.actorId}` },
-        (tx) =>
-          clearConcurrencyOverride({
-            db: tx,
-            targetNode: input.targetNode,
-            actorId: input.actorId,
-          }),
-      ),
+  clearLimit: operatorProcedure.input(ZClearLimitInput).mutation(({ ctx, input }) =>
+    audited(
+      ctx,
+      { action: "modes.clear_limit", target: `${input.targetNode}/${input.actorId}` },
+      (tx) =>
+        clearConcurrencyOverride({
+          db: tx,
+          targetNode: input.targetNode,
+          actorId: input.actorId,
+        }),
     ),
+  ),
 
   /** Every mode and limit override of one node (or of '*'), in one audited command. */
   clearNode: operatorProcedure
