@@ -102,6 +102,8 @@ export class ActorHost implements PollerHost {
   readonly #o: ActorHostOptions;
   readonly #slots: EpisodeSlots;
   readonly #backlog: QueueBacklog;
+  /** Fires per actor between their insert and their place in memory (or the backlog). */
+  readonly #creating = new Map<string, number>();
   readonly #hardStop = new AbortController();
   #state: HostState = "idle";
   #draining = false;
@@ -340,46 +342,54 @@ export class ActorHost implements PollerHost {
     // after an ambiguous commit answer "deduped", and the row it did commit names this node's
     // queue, so the reconcile runs it. A fire without a dedupe key is not resent: it could create
     // a second episode.
-    const firstTry = Date.now();
-    const created = await retryTransient(
-      () =>
-        createEpisode(
-          {
-            ...episode,
-            status: "pending",
-            queuedBy: nodeIdentity,
-            sourceNode: nodeIdentity,
-            sourceStack: stack,
-            sourceEnv: env,
-            jitterMs: 0,
-            logger,
-            telemetry,
-          },
-          db,
-        ),
-      {
-        write: "create",
-        mayRetry: () =>
-          episode.dedupeKey !== null &&
-          this.#state === "running" &&
-          Date.now() - firstTry < CREATE_RETRY_MS,
-        signal: this.#hardStop.signal,
-        telemetry,
-        logger,
-        meta: { actor_id: actor.identifier, expectation_id: req.expectationId },
-      },
-    );
-    if (created.kind === "deduped") return { kind: "deduped", dedupeKey: created.dedupeKey };
-    this.#triggered(created.episode);
-    const memoryFull = this.#slots.queuedCount(actor.identifier) >= this.#backlog.limit;
-    if (memoryFull || this.#backlog.spilled(actor.identifier) > 0) {
-      // Behind older rows, or memory is at its bound: the row waits; a refill takes it in order.
-      this.#backlog.noteSpilled(actor.identifier);
-      this.#queued(created.episode);
-    } else {
-      this.enqueue(created.episode, { owned: true });
+    // Counted until the row is in memory or noted as spilled: the queue reconcile must not take
+    // a row this fire has written but not queued yet for a spilled one (a phantom spill sends
+    // later fires to the table, where shed_oldest cannot shed them).
+    this.#countCreating(actor.identifier, 1);
+    try {
+      const firstTry = Date.now();
+      const created = await retryTransient(
+        () =>
+          createEpisode(
+            {
+              ...episode,
+              status: "pending",
+              queuedBy: nodeIdentity,
+              sourceNode: nodeIdentity,
+              sourceStack: stack,
+              sourceEnv: env,
+              jitterMs: 0,
+              logger,
+              telemetry,
+            },
+            db,
+          ),
+        {
+          write: "create",
+          mayRetry: () =>
+            episode.dedupeKey !== null &&
+            this.#state === "running" &&
+            Date.now() - firstTry < CREATE_RETRY_MS,
+          signal: this.#hardStop.signal,
+          telemetry,
+          logger,
+          meta: { actor_id: actor.identifier, expectation_id: req.expectationId },
+        },
+      );
+      if (created.kind === "deduped") return { kind: "deduped", dedupeKey: created.dedupeKey };
+      this.#triggered(created.episode);
+      const memoryFull = this.#slots.queuedCount(actor.identifier) >= this.#backlog.limit;
+      if (memoryFull || this.#backlog.spilled(actor.identifier) > 0) {
+        // Behind older rows, or memory is at its bound: the row waits; a refill takes it in order.
+        this.#backlog.noteSpilled(actor.identifier);
+        this.#queued(created.episode);
+      } else {
+        this.enqueue(created.episode, { owned: true });
+      }
+      return { kind: "created", episodeId: created.episode.id, deferred: false };
+    } finally {
+      this.#countCreating(actor.identifier, -1);
     }
-    return { kind: "created", episodeId: created.episode.id, deferred: false };
   }
 
   /** Hands an existing pending episode (e.g. restarted by recovery) to its actor's queue here. */
@@ -471,11 +481,18 @@ export class ActorHost implements PollerHost {
     this.#state = "stopped";
   }
 
+  #countCreating(actorId: string, delta: number): void {
+    const next = (this.#creating.get(actorId) ?? 0) + delta;
+    if (next > 0) this.#creating.set(actorId, next);
+    else this.#creating.delete(actorId);
+  }
+
   #backlogHost(): BacklogHost {
     return {
       canRun: (actorId) => this.canRun(actorId),
       canAdopt: () => this.#state === "running" && (this.#o.modes.nodeMode ?? "full") === "full",
       heldIds: (actorId) => this.#slots.heldIds(actorId),
+      creating: (actorId) => this.#creating.get(actorId) ?? 0,
       memoryQueued: (actorId) => this.#slots.queuedCount(actorId),
       push: (episode, { recovered }) => {
         this.enqueue(episode, { owned: true, recovered });

@@ -36,6 +36,8 @@ export interface BacklogHost {
   canAdopt(): boolean;
   /** Episodes of the actor in memory: queued or running. */
   heldIds(actorId: string): string[];
+  /** Fires of the actor in flight: their rows may be written and not in memory yet. */
+  creating(actorId: string): number;
   memoryQueued(actorId: string): number;
   /** Puts a taken row on the actor's in-memory queue. */
   push(episode: Episode, options: { recovered: boolean }): void;
@@ -186,7 +188,8 @@ export class QueueBacklog {
         elsewhere.push(actorId);
         continue;
       }
-      const held = host.heldIds(actorId).length;
+      // In memory, or about to be: a fire between its insert and its enqueue is not a spill.
+      const held = host.heldIds(actorId).length + host.creating(actorId);
       // Rows not in memory: spilled ones, and any whose start failed or that a predecessor held.
       if (count > held) {
         this.#spilled.set(actorId, Math.max(this.spilled(actorId), count - held));
