@@ -23,8 +23,6 @@ const shot = (name: string) => path.join(screenshotsDir, `layout-${name}.png`);
 let routes: TWalkedPage[];
 
 test.describe.configure({ timeout: 120_000 });
-// Opt-in while issue 14's layout work is checked (CYCLIUM_E2E_LAYOUT=1 pnpm test:e2e runs it).
-test.skip(process.env.CYCLIUM_E2E_LAYOUT !== "1", "opt-in: CYCLIUM_E2E_LAYOUT=1 (issue 14)");
 // Admin: the only role that sees every page, /admin included.
 test.use({ role: "admin" });
 

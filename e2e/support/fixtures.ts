@@ -4,6 +4,7 @@ import pg from "pg";
 import { e2eBaseUrl, e2eDatabaseUrl } from "./env";
 import { authDir } from "./paths";
 import { E2E_PASSWORD, E2E_ROLES, e2eUserEmail, type TE2eRole } from "./users";
+import { collectBrowserErrors } from "./browser-errors";
 
 /** Who the test's browser is: a signed-in role, or nobody. */
 export type TE2eIdentity = TE2eRole | "anonymous";
@@ -70,10 +71,7 @@ export const test = base.extend<
    */
   page: async ({ page }, use) => {
     const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
-    });
+    collectBrowserErrors(page, errors);
     await use(page);
     expect(errors, "errors in the browser").toEqual([]);
   },

@@ -4,6 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import type { TSeededConsole } from "./console-seed";
+import { collectBrowserErrors } from "./browser-errors";
 
 export interface TWalkedPage {
   slug: string;
@@ -165,10 +166,7 @@ export async function walkInTabs(
   const errors: string[] = [];
   const worker = async () => {
     const page = await context.newPage();
-    page.on("pageerror", (error) => errors.push(`${page.url()} pageerror: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`${page.url()} console.error: ${message.text()}`);
-    });
+    collectBrowserErrors(page, errors, { withUrl: true });
     for (let route = queue.shift(); route; route = queue.shift()) await visit(page, route);
     await page.close();
   };
