@@ -45,7 +45,7 @@ export function AttemptsCard({
         <div className="card-body inline-error">Could not load the attempts.</div>
       ) : items.length === 0 ? (
         <div className="card-body note" data-testid="attempts-empty">
-          {attempts.isPending ? "Loading…" : "No attempt of this episode has failed."}
+          {attempts.isPending ? "Loading…" : "No failed or recovered attempt recorded."}
         </div>
       ) : (
         <ol className="attempt-timeline" data-testid="attempt-timeline">

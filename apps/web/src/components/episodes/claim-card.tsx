@@ -19,7 +19,7 @@ export function ClaimCard({ claim, readAt }: { claim: TEpisodeClaim | null; read
     return () => clearInterval(timer);
   }, [readAt]);
   if (claim === null) {
-    return <p className="note">No work claim yet: it is taken when a worker starts the episode.</p>;
+    return <p className="note">No work claim: a worker takes one when it starts the episode.</p>;
   }
   const remaining = claim.leaseRemainingMs - elapsed;
   const held = claim.state === "claimed";
