@@ -17,6 +17,9 @@ test("a search narrows the list, says its total and retries every match after a 
   await page.goto("/episodes");
   const search = page.getByRole("searchbox", { name: "Search" });
 
+  // Typed once the page has hydrated (its live stream is open): text typed into the server's
+  // HTML before that never reaches the page's handlers (a CI run lost it).
+  await expect(page.locator(".refresh-control")).toHaveAttribute("data-state", "on");
   await search.fill("stauts:failed");
   await search.press("Enter");
   await expect(page.getByTestId("episode-search-error")).toContainText("Unknown qualifier stauts:");

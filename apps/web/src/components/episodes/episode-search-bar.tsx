@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { parseEpisodeSearch, SEARCH_QUALIFIERS } from "@/lib/episode-search/parse-episode-search";
 import { useUrlState } from "@/lib/url-state";
 
@@ -17,8 +17,12 @@ export function EpisodeSearchBar() {
   const [error, setError] = useState<string | null>(null);
   const hintId = useId();
   const errorId = useId();
-  // Back/forward or a link changes the URL: the box follows it.
+  // Back/forward or a link changes the URL: the box follows it. Only a change: on mount the box
+  // already holds the URL's query, and what was typed in the meantime is kept.
+  const shownQuery = useRef(urlQuery);
   useEffect(() => {
+    if (shownQuery.current === urlQuery) return;
+    shownQuery.current = urlQuery;
     setText(urlQuery);
     setError(null);
   }, [urlQuery]);
