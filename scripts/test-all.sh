@@ -42,7 +42,9 @@ print_summary() {
 # on a loaded machine, against ~15 s alone.
 side_logs=$(mktemp -d)
 # A failed phase exits at once: stop whatever still runs beside it.
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$side_logs"' EXIT
+# (A bare `kill $(jobs -p)` with no job left fails with a usage error, which set -e turned into
+# exit 2 after every phase had passed.)
+trap 'pids=$(jobs -p); if [[ -n $pids ]]; then kill $pids 2>/dev/null || true; fi; rm -rf "$side_logs"' EXIT
 side_phase() {
   local name=$1 limit_s=$2
   shift 2
