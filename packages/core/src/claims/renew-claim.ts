@@ -1,11 +1,12 @@
 import type { Queryable } from "../db/index";
 
 // A lapsed lease is still renewable while nobody took it over: the row is ours until then.
+// Only lease_until changes, and it is in no index: with the table's free page room (fillfactor
+// 80) a renewal is a HOT update. updated_at is the claim's last change of state, not of lease.
 // `$4` NULL skips the attempt check for callers that did not keep their attempt.
 const SQL = `
 UPDATE cyclium_work_claims
-   SET lease_until = now() + make_interval(secs => $3),
-       updated_at = now()
+   SET lease_until = now() + make_interval(secs => $3)
  WHERE dedupe_key = $1
    AND owner_node = $2
    AND state = 'claimed'

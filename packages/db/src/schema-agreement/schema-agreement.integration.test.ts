@@ -164,7 +164,18 @@ describe("schema.prisma and the migrated database", () => {
       "cyclium_episodes_dedupe_key_live_key",
       /UNIQUE.*\(dedupe_key\) WHERE \(\(dedupe_key IS NOT NULL\) AND \(archived_at IS NULL\)\)/,
     ],
-    ["cyclium_trigger_requests_status_inserted_at_idx", /\(status, inserted_at\)/],
+    [
+      "cyclium_trigger_requests_pending_claim_idx",
+      /\(actor_id, inserted_at, id\) WHERE \(\(status\)::text = 'pending'::text\)/,
+    ],
+    [
+      "cyclium_trigger_requests_claimed_idx",
+      /\(claimed_by\) WHERE \(\(status\)::text = 'claimed'::text\)/,
+    ],
+    [
+      "cyclium_work_claims_claimed_idx",
+      /\(owner_node\) WHERE \(\(state\)::text = 'claimed'::text\)/,
+    ],
     [
       "cyclium_findings_key_status_env_key",
       /UNIQUE.*\(finding_key, status, env\) NULLS NOT DISTINCT/,

@@ -125,7 +125,7 @@ function toItem(row: ClaimRow): WorkClaimItem {
 /**
  * Held claims only: the table keeps a row per dedupe key forever (done/failed rows are history),
  * so counting every state would scan a table as large as the episodes table. Held rows are few
- * and found through cyclium_work_claims_state_lease_until_idx.
+ * and found through the partial cyclium_work_claims_claimed_idx.
  */
 export async function summariseWorkClaims(options: {
   db: Queryable;

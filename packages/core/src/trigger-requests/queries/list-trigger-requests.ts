@@ -84,12 +84,12 @@ export async function listTriggerRequests(
         LIMIT ${walk.limit}`,
       params.values,
     ),
-    // Open requests only (index on (status, inserted_at)): completed ones are history.
+    // Open requests only, each state through its partial index: completed ones are history.
     options.db.query<{ pending: number; claimed: number }>(
-      `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
-              count(*) FILTER (WHERE status = 'claimed')::int AS claimed
-         FROM cyclium_trigger_requests
-        WHERE status IN ('pending', 'claimed') AND ${countScope}`,
+      `SELECT (SELECT count(*) FROM cyclium_trigger_requests
+                WHERE status = 'pending' AND ${countScope})::int AS pending,
+              (SELECT count(*) FROM cyclium_trigger_requests
+                WHERE status = 'claimed' AND ${countScope})::int AS claimed`,
       countParams.values,
     ),
     listClusterModes({ db: options.db }),
