@@ -1,5 +1,11 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_SYSTEM_IDS, isSystemId, SYSTEM_IDS, type SystemId } from "./systems/system-id";
+import {
+  DEFAULT_SYSTEM_IDS,
+  isSystemId,
+  QUICK_SYSTEM_IDS,
+  SYSTEM_IDS,
+  type BuiltinSystemId,
+} from "./systems/system-id";
 
 export interface BenchConfig {
   quick: boolean;
@@ -17,7 +23,12 @@ export interface BenchConfig {
   /** Drain window of a `slow` system, ms. */
   slowWindowMs: number;
   calibrationSeconds: number;
-  systems: SystemId[];
+  systems: BuiltinSystemId[];
+  /**
+   * `--baseline <git ref>`: cyclium at that commit, run from a worktree of its own
+   * (.data/bench-baseline/<sha>) and interleaved with the current one (baseline/).
+   */
+  baseline?: string;
   /** `--render file.json`: print the markdown of an earlier run's JSON instead of measuring. */
   render?: string;
   /** `--burst`: the burst scenario alone instead of the comparison (see burst/run-burst.ts). */
@@ -67,11 +78,14 @@ export function parseConfig(argv: string[]): BenchConfig {
       "burst-deadline": { type: "string" },
       "burst-snapshot-at": { type: "string" },
       history: { type: "string" },
+      baseline: { type: "string" },
     },
     strict: true,
   });
   const quick = values.quick;
-  const systems = (values.systems ?? DEFAULT_SYSTEM_IDS.join(",")).split(",").map((s) => s.trim());
+  const systems = (values.systems ?? (quick ? QUICK_SYSTEM_IDS : DEFAULT_SYSTEM_IDS).join(","))
+    .split(",")
+    .map((s) => s.trim());
   const unknown = systems.filter((s) => !isSystemId(s));
   if (unknown.length > 0) {
     throw new Error(`unknown system(s) ${unknown.join(", ")}; known: ${SYSTEM_IDS.join(", ")}`);
@@ -93,6 +107,7 @@ export function parseConfig(argv: string[]): BenchConfig {
     ...(values.render === undefined ? {} : { render: values.render }),
     ...(values.burst ? { burst: burstConfig(values) } : {}),
     ...(values.history === undefined ? {} : { history: positive("history", values.history, 1) }),
+    ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
   };
 }
 

@@ -19,7 +19,9 @@ import { burstMarkdown } from "./burst/burst-markdown";
 import { runBurst } from "./burst/run-burst";
 import { parseConfig, type BenchConfig, type BurstConfig } from "./config";
 import { readBenchEnv } from "./env";
+import { enableCostProbes } from "./costs/cost-probes";
 import { PostgresCpu } from "./pg/postgres-cpu";
+import { preloadStatements } from "./pg/preload-statements";
 import { Server } from "./pg/server";
 import { toMarkdown } from "./report/markdown";
 import { summarize, type RunInfo, type Summary } from "./report/summary";
@@ -30,6 +32,7 @@ import { runLatency } from "./scenarios/latency";
 import { cycliumSystem, cycliumTracedSystem } from "./systems/cyclium/system";
 import { graphileWorkerSystem } from "./systems/graphile-worker/system";
 import { pgBossSystem } from "./systems/pg-boss/system";
+import { sqlFloorSystem } from "./systems/sql-floor/system";
 import type { BenchSystem } from "./systems/system";
 
 const ALL_SYSTEMS: readonly BenchSystem[] = [
@@ -37,6 +40,7 @@ const ALL_SYSTEMS: readonly BenchSystem[] = [
   graphileWorkerSystem,
   pgBossSystem("defaults"),
   pgBossSystem("batched"),
+  sqlFloorSystem,
   cycliumTracedSystem,
 ];
 const DATABASE_PREFIX = "cyclium_bench_";
@@ -86,7 +90,7 @@ async function measure(context: BenchContext, systems: readonly BenchSystem[]) {
         runs.drain.push(run);
       }
     }
-    for (const system of systems) {
+    for (const system of systems.filter((s) => s.drainOnly !== true)) {
       const run = await runLatency(context, system, rep);
       const sorted = [...run.samples].sort((a, b) => a - b);
       log(`latency ${system.id}: median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms`);
@@ -162,23 +166,38 @@ async function main(): Promise<void> {
     return;
   }
   const env = readBenchEnv();
-  const systems = ALL_SYSTEMS.filter((system) => config.systems.includes(system.id));
+  const systems = ALL_SYSTEMS.filter((system) => config.systems.some((id) => id === system.id));
   // A cluster of the bench's own (durable, like a real server): WAL is counted cluster-wide, so
   // the dev cluster's other databases would add to it, and nobody else stops this one mid-run.
-  const database = await resolveDatabase({
-    databaseUrl: env.DATABASE_URL,
-    // --history gets a cluster of its own: its run lasts long (a million rows seeded), and another
-    // bench run finishing meanwhile stopped the shared one under it (2026-12-02).
-    dataDir: path.join(dataRoot, config.history === undefined ? "pg-bench" : "pg-bench-history"),
-    log,
-  });
+  const resolve = () =>
+    resolveDatabase({
+      databaseUrl: env.DATABASE_URL,
+      // --history gets a cluster of its own: its run lasts long (a million rows seeded), and
+      // another bench run finishing meanwhile stopped the shared one under it (2026-12-02).
+      dataDir: path.join(dataRoot, config.history === undefined ? "pg-bench" : "pg-bench-history"),
+      log,
+    });
+  let database = await resolve();
+  if (database.embedded !== undefined) {
+    const preload = await preloadStatements(database.url);
+    if (preload === "restart" && database.embedded.startedHere) {
+      log("restarting the bench's PostgreSQL with pg_stat_statements preloaded");
+      await database.embedded.stop();
+      database = await resolve();
+    } else if (preload !== "loaded") {
+      log(`pg_stat_statements not preloaded (${preload}): statements per item are round trips`);
+    }
+  }
   const server = await Server.connect(database.url);
   const context: BenchContext = {
     server,
     config,
     prefix: `${DATABASE_PREFIX}${process.pid}`,
     postgresCpu: await PostgresCpu.find(await server.backendPid()),
+    probes: null,
   };
+  context.probes = await server.withAdmin(enableCostProbes);
+  for (const note of context.probes.notes) log(note);
   const startedAt = new Date().toISOString();
   const loadBefore = os.loadavg();
   try {
@@ -208,7 +227,7 @@ async function main(): Promise<void> {
       database: env.DATABASE_URL ? "DATABASE_URL" : "embedded",
       postgres: await server.settings(),
     };
-    const summary = summarize(info, config, systems, runs);
+    const summary = summarize(info, config, systems, runs, context.probes.notes);
     const markdown = toMarkdown(summary);
     await mkdir(RESULTS_DIR, { recursive: true });
     const stamp = startedAt.replaceAll(":", "-").slice(0, 19);

@@ -2,13 +2,17 @@
  * Messages between the bench (parent) and its worker processes, over Node's IPC channel. Plain
  * JSON objects; each side checks the `type` before trusting the rest.
  */
-import type { SystemId } from "../systems/system-id";
+import type { BuiltinSystemId } from "../systems/system-id";
 
 /** What a worker process is asked to do, passed as its single argv argument (JSON). */
 export type WorkerRole =
   | {
       kind: "consume";
-      system: SystemId;
+      /**
+       * Unchanged since c47b504: `--baseline` sends this role to that commit's child, so new
+       * fields must be optional there and old ones kept.
+       */
+      system: BuiltinSystemId;
       url: string;
       /** Handlers running at once in this process (graphile concurrentJobs, our actor slots). */
       concurrency: number;

@@ -21,8 +21,9 @@ export class WorkerProcess {
   #onFailure: ((error: Error) => void)[] = [];
   readonly exited: Promise<number | null>;
 
-  constructor(role: WorkerRole) {
-    this.#child = fork(ENTRY, [JSON.stringify(role)], {
+  /** `entry`: another checkout's bench/src/child/main.ts (`--baseline`); this one's by default. */
+  constructor(role: WorkerRole, entry: string = ENTRY) {
+    this.#child = fork(entry, [JSON.stringify(role)], {
       execArgv: process.execArgv,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -87,14 +87,24 @@ export class Server {
 
   /** Committed transactions of `database` and the cluster's WAL position. */
   async counters(database: string): Promise<Counters> {
-    const { rows } = await this.#admin.query<{ commits: string; wal: string }>(
+    const { rows } = await this.#admin.query<{ commits: string; wal: string; lsn: string }>(
       `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = $1)::text AS commits,
-              (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS wal`,
+              (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS wal,
+              pg_current_wal_lsn()::text AS lsn`,
       [database],
     );
     // A fresh snapshot per call, not the transaction's cached one.
     await this.#admin.query("SELECT pg_stat_clear_snapshot()");
-    return { commits: Number(rows[0]?.commits ?? 0), walBytes: Number(rows[0]?.wal ?? 0) };
+    return {
+      commits: Number(rows[0]?.commits ?? 0),
+      walBytes: Number(rows[0]?.wal ?? 0),
+      lsn: rows[0]?.lsn ?? "0/0",
+    };
+  }
+
+  /** Runs `work` on the admin connection (the `postgres` database): cluster-wide counters. */
+  withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+    return work(this.#admin);
   }
 
   /**
@@ -137,4 +147,6 @@ export class Server {
 export interface Counters {
   commits: number;
   walBytes: number;
+  /** pg_current_wal_lsn(), for reading the WAL in between with pg_walinspect. */
+  lsn: string;
 }

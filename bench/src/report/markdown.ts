@@ -1,4 +1,5 @@
 import type { SystemId } from "../systems/system-id";
+import { costMarkdown } from "./cost-markdown";
 import type { DrainFigure, Summary } from "./summary";
 
 /** Whole numbers, with one decimal below 10 (pg-boss's defaults drain ~0.5 items/s). */
@@ -57,6 +58,8 @@ export function toMarkdown(summary: Summary): string {
       `ᵂ measured over a ${config.slowWindowMs / 1000} s window: at its defaults it would need hours for all items.`,
     );
   }
+
+  lines.push(...costMarkdown(summary));
 
   lines.push(
     "",

@@ -1,4 +1,6 @@
 import type { BenchConfig } from "../config";
+import type { ItemCosts } from "../costs/item-costs";
+import { medianCosts } from "../costs/median-costs";
 import type { CalibrationRun } from "../scenarios/calibration";
 import type { DrainRun } from "../scenarios/drain";
 import type { LatencyRun } from "../scenarios/latency";
@@ -32,6 +34,8 @@ export interface DrainFigure {
   queriesPerItem: number;
   workerCpuMsPerItem: number;
   postgresCpuMsPerItem: number | null;
+  /** Per-item costs, medians over repetitions (null in a JSON written before they existed). */
+  costs: ItemCosts | null;
 }
 
 export interface LatencyFigure {
@@ -62,6 +66,8 @@ export interface Summary {
   info: RunInfo;
   config: BenchConfig;
   systems: { id: SystemId; label: string; settings: string }[];
+  /** What the per-item costs could not measure on this server, and how they degraded. */
+  costNotes: string[];
   calibration: CalibrationFigure[];
   drain: DrainFigure[];
   latency: LatencyFigure[];
@@ -76,6 +82,7 @@ export function summarize(
   config: BenchConfig,
   systems: readonly BenchSystem[],
   runs: Summary["runs"],
+  costNotes: string[] = [],
 ): Summary {
   const calibration = groupBy(runs.calibration, (r) => `${r.processes}/${r.clientsPerProcess}`).map(
     (group): CalibrationFigure => ({
@@ -105,6 +112,7 @@ export function summarize(
         queriesPerItem: m((r) => r.queriesPerItem),
         workerCpuMsPerItem: m((r) => r.workerCpuMsPerItem),
         postgresCpuMsPerItem: postgres.every((v) => v !== null) ? median(postgres) : null,
+        costs: medianCosts(group.flatMap((r) => (r.costs === undefined ? [] : [r.costs]))),
       };
     },
   );
@@ -126,6 +134,7 @@ export function summarize(
     info,
     config,
     systems: systems.map(({ id, label, settings }) => ({ id, label, settings })),
+    costNotes,
     calibration,
     drain,
     latency,

@@ -1,8 +1,10 @@
 import { WorkerProcess } from "../child/worker-process";
 import type { BenchConfig } from "../config";
+import type { CostProbes } from "../costs/cost-probes";
 import type { PostgresCpu } from "../pg/postgres-cpu";
 import type { Server } from "../pg/server";
 import type { BenchSystem } from "../systems/system";
+import { isSystemId, type BuiltinSystemId, type SystemId } from "../systems/system-id";
 
 /** What every scenario runs against. */
 export interface BenchContext {
@@ -12,10 +14,17 @@ export interface BenchContext {
   prefix: string;
   /** Null when the server is not on this machine. */
   postgresCpu: PostgresCpu | null;
+  /** The extensions behind the per-item costs; null when not enabled (the figures degrade). */
+  probes: CostProbes | null;
+}
+
+/** The system id as a database name part (`cyclium@c47b504` → `cyclium_c47b504`). */
+export function databasePart(system: BenchSystem): string {
+  return system.id.replaceAll(/[^a-z0-9_]/gi, "_");
 }
 
 export function templateName(context: BenchContext, system: BenchSystem): string {
-  return `${context.prefix}_${system.id.replaceAll("-", "_")}_tpl`;
+  return `${context.prefix}_${databasePart(system)}_tpl`;
 }
 
 /** A fresh database for one measurement, cloned from the system's installed template. */
@@ -24,7 +33,7 @@ export async function freshDatabase(
   system: BenchSystem,
   suffix: string,
 ): Promise<{ name: string; url: string }> {
-  const name = `${context.prefix}_${system.id.replaceAll("-", "_")}_${suffix}`;
+  const name = `${context.prefix}_${databasePart(system)}_${suffix}`;
   const url = await context.server.createDatabase(name, templateName(context, system));
   return { name, url };
 }
@@ -40,14 +49,17 @@ export async function spawnConsumers(
   const workers = Array.from(
     { length: count },
     (_, index) =>
-      new WorkerProcess({
-        kind: "consume",
-        system: system.id,
-        url,
-        concurrency: context.config.concurrency,
-        reportEach,
-        label: `${system.id}-${index + 1}of${count}`,
-      }),
+      new WorkerProcess(
+        {
+          kind: "consume",
+          system: system.child?.system ?? builtin(system.id),
+          url,
+          concurrency: context.config.concurrency,
+          reportEach,
+          label: `${databasePart(system)}-${index + 1}of${count}`,
+        },
+        system.child?.entry,
+      ),
   );
   try {
     await Promise.all(workers.map((worker) => worker.next("ready")));
@@ -56,6 +68,11 @@ export async function spawnConsumers(
     throw error;
   }
   return workers;
+}
+
+function builtin(id: SystemId): BuiltinSystemId {
+  if (!isSystemId(id)) throw new Error(`${id} runs in another checkout but names no child entry`);
+  return id;
 }
 
 export function sleep(ms: number): Promise<void> {

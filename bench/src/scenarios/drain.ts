@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import type { WorkerProcess } from "../child/worker-process";
+import { costSnapshot, itemCosts, type ItemCosts } from "../costs/item-costs";
 import { PostgresCpu } from "../pg/postgres-cpu";
 import { withClient } from "../pg/server";
 import type { BenchSystem } from "../systems/system";
@@ -22,6 +23,9 @@ export interface DrainRun {
   queriesPerItem: number;
   workerCpuMsPerItem: number;
   postgresCpuMsPerItem: number | null;
+  /** Statements, row writes, index entries and WAL by table per item (read outside the window). */
+  /** Optional only in a JSON written before the costs existed (`--render`). */
+  costs?: ItemCosts;
   problems: string[];
 }
 
@@ -47,6 +51,8 @@ export async function runDrain(
   try {
     await system.seed(database.url, items);
     await server.checkpoint();
+    await server.waitForNoBackends(database.name);
+    const costsBefore = await costSnapshot(context, database, "before");
     await server.waitForNoBackends(database.name);
     const before = await server.counters(database.name);
     workers = await spawnConsumers(context, system, database.url, processes, false);
@@ -88,6 +94,7 @@ export async function runDrain(
     await monitor.end();
     await server.waitForNoBackends(database.name);
     const after = await server.counters(database.name);
+    const costsAfter = await costSnapshot(context, database, "after");
 
     const executed = stops.flatMap((stop) => stop.executed);
     const completedNow = items - left;
@@ -99,6 +106,17 @@ export async function runDrain(
       ...checkExecuted(executed, system.slow ? undefined : items),
     ];
     const per = (value: number) => value / Math.max(1, completedNow);
+    const roundTrips = stops.reduce((sum, stop) => sum + stop.usage.queries, 0);
+    const costs = await itemCosts(context, {
+      database,
+      before: costsBefore,
+      after: costsAfter,
+      countersBefore: before,
+      countersAfter: after,
+      completed: completedNow,
+      ownStatements: monitorQueries,
+      roundTrips,
+    });
     return {
       system: system.id,
       processes,
@@ -109,10 +127,11 @@ export async function runDrain(
       windowed: system.slow === true,
       commitsPerItem: per(after.commits - before.commits - monitorQueries),
       walBytesPerItem: per(after.walBytes - before.walBytes),
-      queriesPerItem: per(stops.reduce((sum, stop) => sum + stop.usage.queries, 0)),
+      queriesPerItem: per(roundTrips),
       workerCpuMsPerItem: per(stops.reduce((sum, stop) => sum + stop.usage.cpuMs, 0)),
       postgresCpuMsPerItem:
         cpuBefore && cpuAfter ? per(PostgresCpu.spent(cpuBefore, cpuAfter)) : null,
+      costs,
       problems,
     };
   } finally {

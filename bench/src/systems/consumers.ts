@@ -1,9 +1,9 @@
 import type { Consumer, ConsumerOptions } from "./consumer";
-import type { SystemId } from "./system-id";
+import type { BuiltinSystemId } from "./system-id";
 
 /** Loads only the system this worker process runs, so each process pays for one library. */
 export async function prepareConsumer(
-  system: SystemId,
+  system: BuiltinSystemId,
   options: ConsumerOptions,
 ): Promise<Consumer> {
   switch (system) {
@@ -20,5 +20,7 @@ export async function prepareConsumer(
       return (await import("./pg-boss/consumer")).preparePgBossConsumer(options, "defaults");
     case "pg-boss-batched":
       return (await import("./pg-boss/consumer")).preparePgBossConsumer(options, "batched");
+    case "sql-floor":
+      return (await import("./sql-floor/consumer")).prepareSqlFloorConsumer(options);
   }
 }

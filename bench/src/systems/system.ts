@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { SystemId } from "./system-id";
+import type { BuiltinSystemId, SystemId } from "./system-id";
 
 /** Fires one item and resolves once its insert is committed (the latency clock starts then). */
 export interface Firer {
@@ -37,4 +37,11 @@ export interface BenchSystem {
    * rate is what the report compares), and it gets fewer latency samples (each takes ~1 s).
    */
   slow?: true;
+  /** Measured in the drain only (the SQL floor: no handler, so no start latency). */
+  drainOnly?: true;
+  /**
+   * Its worker processes run another checkout's bench child (`--baseline`): `entry` is that
+   * checkout's bench/src/child/main.ts, `system` the id it knows the system by.
+   */
+  child?: { entry: string; system: BuiltinSystemId };
 }

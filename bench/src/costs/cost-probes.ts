@@ -1,0 +1,166 @@
+import type pg from "pg";
+import { withClient } from "../pg/server";
+import type { RelationRow, TableWrites, WalGroup } from "./relation-owner";
+
+/**
+ * The extensions the per-item costs use when the server has them: pg_stat_statements (statements
+ * per item; it must be in shared_preload_libraries) and pg_walinspect (index entries and WAL by
+ * table). Created in the `postgres` database, where the bench's admin connection reads them;
+ * both report on every database of the cluster. `notes` says what is missing and why.
+ */
+export interface CostProbes {
+  statements: boolean;
+  walInspect: boolean;
+  notes: string[];
+}
+
+export async function enableCostProbes(admin: pg.Client): Promise<CostProbes> {
+  const notes: string[] = [];
+  const create = async (name: string): Promise<boolean> => {
+    try {
+      await admin.query(`CREATE EXTENSION IF NOT EXISTS ${name}`);
+      return true;
+    } catch (error) {
+      notes.push(`${name} unavailable (${(error as Error).message})`);
+      return false;
+    }
+  };
+  let statements = await create("pg_stat_statements");
+  if (statements) {
+    // Created but not preloaded: the view raises "must be loaded via shared_preload_libraries".
+    statements = await admin.query("SELECT 1 FROM pg_stat_statements LIMIT 1").then(
+      () => true,
+      () => {
+        notes.push(
+          "pg_stat_statements not in shared_preload_libraries: statements per item are the workers' round trips",
+        );
+        return false;
+      },
+    );
+  } else {
+    notes.push("statements per item are the workers' round trips");
+  }
+  const walInspect = await create("pg_walinspect");
+  if (walInspect) {
+    // The drain's WAL is read after it ends: keep its segments even if a checkpoint runs meanwhile.
+    await admin
+      .query("ALTER SYSTEM SET wal_keep_size = '4GB'")
+      .then(() => admin.query("SELECT pg_reload_conf()"))
+      .catch(() => notes.push("wal_keep_size not raised: a long drain's WAL may be recycled"));
+  } else {
+    notes.push(
+      "index entries per item estimated from pg_stat_user_tables: (inserts + non-HOT updates) × indexes",
+    );
+  }
+  return { statements, walInspect, notes };
+}
+
+/** Statements run in `database` so far, transaction control and session settings left out. */
+export async function statementCalls(admin: pg.Client, database: string): Promise<number> {
+  const { rows } = await admin.query<{ calls: string | null }>(
+    `SELECT sum(s.calls)::text AS calls
+       FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+      WHERE d.datname = $1
+        AND s.query !~* '^\\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|RESET|SHOW|DISCARD|DEALLOCATE|LISTEN|UNLISTEN)\\M'`,
+    [database],
+  );
+  return Number(rows[0]?.calls ?? 0);
+}
+
+/** pg_stat_user_tables of the database at `url`, on a connection of its own. */
+export function tableWrites(url: string): Promise<TableWrites[]> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{
+      table: string;
+      inserts: string;
+      updates: string;
+      hot: string;
+      deletes: string;
+      indexes: number;
+    }>(
+      `SELECT s.relid::regclass::text AS table, s.n_tup_ins::text AS inserts,
+              s.n_tup_upd::text AS updates, s.n_tup_hot_upd::text AS hot,
+              s.n_tup_del::text AS deletes,
+              (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = s.relid) AS indexes
+         FROM pg_stat_user_tables s`,
+    );
+    return rows.map((row) => ({
+      table: row.table,
+      inserts: Number(row.inserts),
+      updates: Number(row.updates),
+      hotUpdates: Number(row.hot),
+      deletes: Number(row.deletes),
+      indexes: row.indexes,
+    }));
+  });
+}
+
+/** Every table, index and TOAST relation of the database at `url`, by file node. */
+export function relations(url: string): Promise<RelationRow[]> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{
+      oid: string;
+      filenode: string;
+      name: string;
+      kind: string;
+      index_of: string | null;
+      toast_of: string | null;
+    }>(
+      `SELECT c.oid::int8::text AS oid, pg_relation_filenode(c.oid)::int8::text AS filenode,
+              c.oid::regclass::text AS name, c.relkind::text AS kind,
+              i.indrelid::int8::text AS index_of, t.oid::int8::text AS toast_of
+         FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+         LEFT JOIN pg_index i ON i.indexrelid = c.oid
+         LEFT JOIN pg_class t ON t.reltoastrelid = c.oid
+        WHERE c.relkind IN ('r', 'p', 'i', 'I', 't', 'm')
+          AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+          AND pg_relation_filenode(c.oid) IS NOT NULL`,
+    );
+    const id = (value: string | null) => (value === null ? null : Number(value));
+    return rows.map((row) => ({
+      oid: Number(row.oid),
+      filenode: Number(row.filenode),
+      name: row.name,
+      kind: row.kind,
+      indexOf: id(row.index_of),
+      toastOf: id(row.toast_of),
+    }));
+  });
+}
+
+/**
+ * The WAL records between two positions that touch `database`, summed by relation, resource
+ * manager and record type. A record's bytes go to the relation of its first block (block 0: the
+ * page it changes; a heap update's old page is the same relation), so each record counts once;
+ * records with no block (commits) are not here.
+ */
+export async function walGroups(
+  admin: pg.Client,
+  database: string,
+  fromLsn: string,
+  toLsn: string,
+): Promise<WalGroup[]> {
+  const { rows } = await admin.query<{
+    filenode: string;
+    rmgr: string;
+    type: string;
+    records: string;
+    bytes: string;
+  }>(
+    `SELECT b.relfilenode::int8::text AS filenode, b.resource_manager AS rmgr,
+            b.record_type AS type, count(*)::text AS records, sum(b.record_length)::text AS bytes
+       FROM pg_get_wal_block_info($2::pg_lsn, $3::pg_lsn, false) b
+      WHERE b.block_id = 0
+        AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = $1)
+      GROUP BY 1, 2, 3`,
+    [database, fromLsn, toLsn],
+  );
+  return rows.map((row) => ({
+    filenode: Number(row.filenode),
+    resourceManager: row.rmgr,
+    recordType: row.type,
+    records: Number(row.records),
+    bytes: Number(row.bytes),
+  }));
+}

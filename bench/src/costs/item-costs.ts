@@ -1,0 +1,139 @@
+import type { Counters } from "../pg/server";
+import type { BenchContext } from "../scenarios/context";
+import { relations, statementCalls, tableWrites, walGroups } from "./cost-probes";
+import {
+  estimatedIndexEntries,
+  ownersByFilenode,
+  walByTable,
+  writesBetween,
+  type TableWrites,
+} from "./relation-owner";
+
+/** What one drained item cost in one table (its indexes and TOAST included), per item. */
+export interface TableCost {
+  table: string;
+  inserts: number;
+  updates: number;
+  hotUpdates: number;
+  deletes: number;
+  /** From WAL records, or estimated (see ItemCosts.indexEntriesFrom). */
+  indexEntries: number;
+  /** Null without pg_walinspect. */
+  walBytes: number | null;
+}
+
+/** The cost of one drained item, every figure divided by the items completed. */
+export interface ItemCosts {
+  /** Statements the server ran (pg_stat_statements, transaction control left out), else round trips. */
+  statements: number;
+  statementsFrom: "pg_stat_statements" | "round trips";
+  inserts: number;
+  updates: number;
+  hotUpdates: number;
+  deletes: number;
+  indexEntries: number;
+  indexEntriesFrom: "wal" | "estimate";
+  /** WAL of records on no relation of the database (commits, other databases, checkpoints). */
+  walOutsideTables: number | null;
+  tables: TableCost[];
+}
+
+/** Counters read before and after the timed window (never during it). */
+export interface CostSnapshot {
+  tables: TableWrites[];
+  statements: number | null;
+}
+
+/**
+ * Reads the database's table counters and statement count. Called before the window opens
+ * (tables first: its own query then falls before the statements count) and after it closes
+ * (statements first, for the same reason), so the reads count in neither.
+ */
+export async function costSnapshot(
+  context: BenchContext,
+  database: { name: string; url: string },
+  moment: "before" | "after",
+): Promise<CostSnapshot> {
+  const statements = async () =>
+    context.probes?.statements === true
+      ? context.server.withAdmin((admin) => statementCalls(admin, database.name))
+      : null;
+  if (moment === "before") {
+    const tables = await tableWrites(database.url);
+    return { tables, statements: await statements() };
+  }
+  const count = await statements();
+  return { tables: await tableWrites(database.url), statements: count };
+}
+
+export interface CostWindow {
+  database: { name: string; url: string };
+  before: CostSnapshot;
+  after: CostSnapshot;
+  countersBefore: Counters;
+  countersAfter: Counters;
+  completed: number;
+  /** The bench's own statements in the window (the drain monitor's polls). */
+  ownStatements: number;
+  /** Queries the workers sent (the fallback for statements). */
+  roundTrips: number;
+}
+
+/** The per-item costs of a finished window; reads the WAL in between when pg_walinspect is on. */
+export async function itemCosts(context: BenchContext, w: CostWindow): Promise<ItemCosts> {
+  const per = (value: number) => value / Math.max(1, w.completed);
+  const writes = writesBetween(w.before.tables, w.after.tables);
+  const wal =
+    context.probes?.walInspect === true
+      ? await readWal(context, w).catch((error: unknown) => {
+          context.probes?.notes.push(`WAL not read: ${(error as Error).message}`);
+          return null;
+        })
+      : null;
+  const names = [...new Set([...writes.map((t) => t.table), ...(wal ?? []).map((t) => t.table)])];
+  const tables = names
+    .map((table): TableCost => {
+      const write = writes.find((t) => t.table === table);
+      const walOf = wal?.find((t) => t.table === table);
+      return {
+        table,
+        inserts: per(write?.inserts ?? 0),
+        updates: per(write?.updates ?? 0),
+        hotUpdates: per(write?.hotUpdates ?? 0),
+        deletes: per(write?.deletes ?? 0),
+        indexEntries: per(
+          wal === null ? (write ? estimatedIndexEntries(write) : 0) : (walOf?.indexEntries ?? 0),
+        ),
+        walBytes: wal === null ? null : per(walOf?.walBytes ?? 0),
+      };
+    })
+    // A row per item that rounds to nothing (a node heartbeat over the whole drain) is noise.
+    .filter((t) => (t.walBytes ?? 0) >= 1 || t.inserts + t.updates + t.deletes >= 0.005)
+    .sort((a, b) => (b.walBytes ?? b.inserts + b.updates) - (a.walBytes ?? a.inserts + a.updates));
+  const sum = (pick: (t: TableCost) => number) => tables.reduce((s, t) => s + pick(t), 0);
+  const totalWal = w.countersAfter.walBytes - w.countersBefore.walBytes;
+  const statements =
+    w.before.statements !== null && w.after.statements !== null
+      ? w.after.statements - w.before.statements - w.ownStatements
+      : null;
+  return {
+    statements: per(statements ?? w.roundTrips),
+    statementsFrom: statements === null ? "round trips" : "pg_stat_statements",
+    inserts: sum((t) => t.inserts),
+    updates: sum((t) => t.updates),
+    hotUpdates: sum((t) => t.hotUpdates),
+    deletes: sum((t) => t.deletes),
+    indexEntries: sum((t) => t.indexEntries),
+    indexEntriesFrom: wal === null ? "estimate" : "wal",
+    walOutsideTables: wal === null ? null : per(totalWal) - sum((t) => t.walBytes ?? 0),
+    tables,
+  };
+}
+
+async function readWal(context: BenchContext, w: CostWindow) {
+  const owners = ownersByFilenode(await relations(w.database.url));
+  const groups = await context.server.withAdmin((admin) =>
+    walGroups(admin, w.database.name, w.countersBefore.lsn, w.countersAfter.lsn),
+  );
+  return walByTable(groups, owners);
+}
