@@ -15,6 +15,7 @@ import path from "node:path";
 import { dataRoot, resolveDatabase } from "@cyclium/db";
 import { historyMarkdown } from "./history/history-markdown";
 import { runHistory } from "./history/run-history";
+import { prepareBaseline } from "./baseline/baseline-system";
 import { burstMarkdown } from "./burst/burst-markdown";
 import { runBurst } from "./burst/run-burst";
 import { parseConfig, type BenchConfig, type BurstConfig } from "./config";
@@ -167,6 +168,12 @@ async function main(): Promise<void> {
   }
   const env = readBenchEnv();
   const systems = ALL_SYSTEMS.filter((system) => config.systems.some((id) => id === system.id));
+  if (config.baseline !== undefined) {
+    // Right after today's cyclium, so that each repetition measures the two back to back.
+    const baseline = await prepareBaseline(config.baseline, log);
+    const at = systems.findIndex((system) => system.id === "cyclium");
+    systems.splice(at + 1, 0, baseline);
+  }
   // A cluster of the bench's own (durable, like a real server): WAL is counted cluster-wide, so
   // the dev cluster's other databases would add to it, and nobody else stops this one mid-run.
   const resolve = () =>

@@ -1,0 +1,71 @@
+import { execFile } from "node:child_process";
+import { access } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { dataRoot } from "@cyclium/db";
+import type { BenchSystem } from "../systems/system";
+
+const run = promisify(execFile);
+const PNPM = ["-y", "pnpm@10.34.8"];
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * `--baseline <ref>`: cyclium as the commit `ref` built it, in the same run as the current one.
+ * The commit is checked out once as a git worktree under `.data/bench-baseline/<sha>` (ignored
+ * with the rest of `.data/`), its dependencies installed from the pnpm store without the network,
+ * and then reused by later runs. The parent loads that checkout's own cyclium system (its
+ * migrations, seed and exactly-once check, which may differ from today's schema) and its worker
+ * processes run that checkout's bench child, so the drain and the latency run on its core.
+ */
+export async function prepareBaseline(
+  ref: string,
+  log: (message: string) => void,
+): Promise<BenchSystem> {
+  const git = async (...args: string[]) =>
+    (await run("git", args, { cwd: HERE, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+  const sha = await git("rev-parse", "--verify", `${ref}^{commit}`);
+  const short = sha.slice(0, 7);
+  const dir = path.join(dataRoot, "bench-baseline", sha);
+  if (!(await exists(path.join(dir, ".git")))) {
+    log(`baseline ${short}: git worktree in ${dir}`);
+    await git("worktree", "add", "--detach", dir, sha);
+  }
+  if (!(await exists(path.join(dir, "node_modules", ".modules.yaml")))) {
+    log(`baseline ${short}: pnpm install from the store (offline)`);
+    await install(dir).catch(async (error: unknown) => {
+      log(`offline install failed (${(error as Error).message.split("\n")[0]}); --prefer-offline`);
+      await run("npx", [...PNPM, "install", "--frozen-lockfile", "--prefer-offline"], {
+        cwd: dir,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    });
+  }
+  const entry = path.join(dir, "bench", "src", "child", "main.ts");
+  const module = (await import(
+    pathToFileURL(path.join(dir, "bench", "src", "systems", "cyclium", "system.ts")).href
+  )) as { cycliumSystem?: BenchSystem };
+  const base = module.cycliumSystem;
+  if (base === undefined) throw new Error(`${short} has no bench cyclium system to compare with`);
+  return {
+    ...base,
+    id: `cyclium@${short}`,
+    label: `cyclium@${short}`,
+    settings: `${base.settings}; schema, seed, core and worker of ${short} (.data/bench-baseline/${short}…)`,
+    child: { entry, system: "cyclium" },
+  };
+}
+
+async function install(dir: string): Promise<void> {
+  await run("npx", [...PNPM, "install", "--frozen-lockfile", "--offline"], {
+    cwd: dir,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
