@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUS_CHANNEL, PgBus, type BusEvent } from "../bus/index";
 import type { ClaimFence } from "../claims/index";
 import { createEpisode } from "./create-episode";
 import { endEpisodes, type EpisodeEnd } from "./end-episodes";
@@ -189,5 +190,53 @@ describe("endEpisodes", () => {
       claim: "claimed",
       request: "claimed",
     });
+  });
+
+  it("sends a batch's bus events in one NOTIFY each chunk, and the bus fans them out once per episode", async () => {
+    const bus = await PgBus.start({ db: db.pool, connection: db.url, cleanup: false });
+    const delivered: BusEvent[] = [];
+    bus.subscribe("episode.completed", (event) => void delivered.push(event));
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    const notifications: string[] = [];
+    raw.on("notification", (message) => notifications.push(message.payload ?? ""));
+    await raw.query(`LISTEN ${BUS_CHANNEL}`);
+    try {
+      const episodes = await Promise.all(Array.from({ length: 30 }, () => runningEpisode()));
+      // The last one is a zombie's: fenced, so its event must not go out.
+      const zombie = episodes[29]!;
+      await db.pool.query(
+        "UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1 WHERE dedupe_key = $1",
+        [zombie.fence.dedupeKey],
+      );
+      const ends = episodes.map((episode) => {
+        const notify = bus.inlineNotification("episode.completed", { episodeId: episode.id });
+        if (notify === undefined) throw new Error("no inline notification");
+        return end(episode, { notify });
+      });
+      const outcomes = await endEpisodes({ node: "n1", ends }, db.pool);
+      expect(outcomes.filter((outcome) => outcome.kind === "ended")).toHaveLength(29);
+
+      const ended = episodes.slice(0, 29).map((episode) => episode.id);
+      await expect
+        .poll(() => delivered.map((event) => (event.payload as { episodeId: string }).episodeId))
+        .toEqual(ended);
+      // Far fewer notifications than events, each under PostgreSQL's limit.
+      const eventsIn = (payload: string) => {
+        const parsed = JSON.parse(payload) as { batch?: unknown[] };
+        return parsed.batch?.length ?? 1;
+      };
+      await expect
+        .poll(() => notifications.reduce((sum, payload) => sum + eventsIn(payload), 0))
+        .toBe(29);
+      expect(notifications.length).toBeLessThan(29);
+      for (const payload of notifications) {
+        expect(Buffer.byteLength(payload, "utf8")).toBeLessThan(8000);
+      }
+      expect(notifications.join("")).not.toContain(zombie.id);
+    } finally {
+      await raw.end();
+      await bus.close();
+    }
   });
 });
