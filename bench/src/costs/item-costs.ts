@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Counters } from "../pg/server";
 import type { BenchContext } from "../scenarios/context";
 import { relations, statementCalls, tableWrites, walGroups } from "./cost-probes";
@@ -36,6 +37,8 @@ export interface ItemCosts {
   /** WAL of records on no relation of the database (commits, other databases, checkpoints). */
   walOutsideTables: number | null;
   tables: TableCost[];
+  /** How long reading the WAL and the catalog took after the drain, ms (not per item). */
+  readMs?: number;
 }
 
 /** Counters read before and after the timed window (never during it). */
@@ -82,6 +85,7 @@ export interface CostWindow {
 /** The per-item costs of a finished window; reads the WAL in between when pg_walinspect is on. */
 export async function itemCosts(context: BenchContext, w: CostWindow): Promise<ItemCosts> {
   const per = (value: number) => value / Math.max(1, w.completed);
+  const started = performance.now();
   const writes = writesBetween(w.before.tables, w.after.tables);
   const wal =
     context.probes?.walInspect === true
@@ -127,6 +131,7 @@ export async function itemCosts(context: BenchContext, w: CostWindow): Promise<I
     indexEntriesFrom: wal === null ? "estimate" : "wal",
     walOutsideTables: wal === null ? null : per(totalWal) - sum((t) => t.walBytes ?? 0),
     tables,
+    readMs: performance.now() - started,
   };
 }
 

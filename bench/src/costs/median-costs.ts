@@ -37,5 +37,6 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
     indexEntriesFrom: first.indexEntriesFrom,
     walOutsideTables: outside.every((v) => v === null) ? null : median(outside.map((v) => v ?? 0)),
     tables: tables.sort((a, b) => (b.walBytes ?? 0) - (a.walBytes ?? 0)),
+    readMs: m((c) => c.readMs ?? Number.NaN),
   };
 }

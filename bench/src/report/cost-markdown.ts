@@ -116,8 +116,7 @@ export function costMarkdown(summary: Summary): string[] {
       );
     }
   }
-  if (summary.costNotes.length > 0) {
-    lines.push("", ...summary.costNotes.map((note) => `- ${note}`));
-  }
+  const notes = summary.costNotes ?? [];
+  if (notes.length > 0) lines.push("", ...notes.map((note) => `- ${note}`));
   return lines;
 }

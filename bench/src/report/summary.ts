@@ -67,7 +67,7 @@ export interface Summary {
   config: BenchConfig;
   systems: { id: SystemId; label: string; settings: string }[];
   /** What the per-item costs could not measure on this server, and how they degraded. */
-  costNotes: string[];
+  costNotes?: string[];
   calibration: CalibrationFigure[];
   drain: DrainFigure[];
   latency: LatencyFigure[];
