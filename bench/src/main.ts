@@ -203,7 +203,8 @@ async function main(): Promise<void> {
     postgresCpu: await PostgresCpu.find(await server.backendPid()),
     probes: null,
   };
-  context.probes = await server.withAdmin(enableCostProbes);
+  const ownCluster = database.embedded !== undefined;
+  context.probes = await server.withAdmin((admin) => enableCostProbes(admin, ownCluster));
   for (const note of context.probes.notes) log(note);
   const startedAt = new Date().toISOString();
   const loadBefore = os.loadavg();

@@ -14,12 +14,24 @@ export interface CostProbes {
   notes: string[];
 }
 
-export async function enableCostProbes(admin: pg.Client): Promise<CostProbes> {
+export async function enableCostProbes(
+  admin: pg.Client,
+  /** The bench's own cluster: create the extensions and raise wal_keep_size. Else only use them. */
+  ownCluster: boolean,
+): Promise<CostProbes> {
   const notes: string[] = [];
   const create = async (name: string): Promise<boolean> => {
     try {
-      await admin.query(`CREATE EXTENSION IF NOT EXISTS ${name}`);
-      return true;
+      if (ownCluster) {
+        await admin.query(`CREATE EXTENSION IF NOT EXISTS ${name}`);
+        return true;
+      }
+      const { rows } = await admin.query("SELECT 1 FROM pg_extension WHERE extname = $1", [name]);
+      if (rows.length > 0) return true;
+      notes.push(
+        `${name} not installed in the server's postgres database (not created on DATABASE_URL)`,
+      );
+      return false;
     } catch (error) {
       notes.push(`${name} unavailable (${(error as Error).message})`);
       return false;
@@ -41,7 +53,7 @@ export async function enableCostProbes(admin: pg.Client): Promise<CostProbes> {
     notes.push("statements per item are the workers' round trips");
   }
   const walInspect = await create("pg_walinspect");
-  if (walInspect) {
+  if (walInspect && ownCluster) {
     // The drain's WAL is read after it ends: keep its segments even if a checkpoint runs meanwhile.
     await admin
       .query("ALTER SYSTEM SET wal_keep_size = '4GB'")
