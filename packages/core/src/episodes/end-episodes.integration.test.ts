@@ -125,8 +125,15 @@ describe("endEpisodes", () => {
       expect(outcomes[0]).toMatchObject({ kind: "ended", episode: { status: "completed" } });
       expect(outcomes[1]).toMatchObject({
         kind: "ended",
-        episode: { status: "failed", errorClass: "boom", errorMessage: "it broke" },
+        episode: { status: "failed", errorClass: "boom" },
       });
+      // The reply is slim (no payloads): the message is on the row.
+      expect(outcomes[1]).not.toHaveProperty("episode.errorMessage");
+      const { rows } = await db.pool.query<{ error_message: string }>(
+        "SELECT error_message FROM cyclium_episodes WHERE id = $1",
+        [b.id],
+      );
+      expect(rows[0]?.error_message).toBe("it broke");
       expect(await state(a)).toEqual({
         status: "completed",
         result: { ok: true },

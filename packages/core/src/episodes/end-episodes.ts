@@ -1,7 +1,7 @@
 import type { ClaimFence } from "../claims/index";
 import { BATCH_OVERHEAD_BYTES, BUS_CHANNEL, MAX_INLINE_EVENT_BYTES } from "../bus/bus-wire-format";
 import type { Queryable } from "../db/index";
-import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "./episode-row";
+import type { Episode, EpisodeRow } from "./episode-row";
 import type { JournalStep } from "./journal-step";
 
 /** One episode's end, as its runner knows it when the step loop is over. */
@@ -26,16 +26,53 @@ export interface EpisodeEnd {
   notify?: { channel: string; payload: string };
 }
 
+/**
+ * What the end statement returns of an ended episode: the columns the database decides (usage
+ * summed with the final step, timestamps, a phase a checkpoint moved) and the status. The runner
+ * knows the rest (it wrote them or read them at the start), so the reply carries 10 columns instead
+ * of the row's 27 (input, result and error message included) per episode.
+ */
+export type EndedEpisode = Pick<
+  Episode,
+  | "id"
+  | "status"
+  | "phase"
+  | "errorClass"
+  | "attempt"
+  | "turnsUsed"
+  | "tokensUsed"
+  | "startedAt"
+  | "finishedAt"
+  | "updatedAt"
+>;
+
 export type EndEpisodesOutcome =
   /**
    * `alreadyEnded`: a resend found its own earlier end committed (its reply was lost); nothing was
    * written again and the NOTIFY was not sent again (it went out with that first commit).
    */
-  | { kind: "ended"; episode: Episode; alreadyEnded?: true }
+  | { kind: "ended"; episode: EndedEpisode; alreadyEnded?: true }
   /** No longer pending or running (e.g. cancelled meanwhile): nothing written but the release. */
   | { kind: "not_running" }
   /** The claim is not this attempt's any more: nothing written at all. */
   | { kind: "fenced" };
+
+const ENDED_COLUMNS = [
+  "id",
+  "status",
+  "phase",
+  "error_class",
+  "attempt",
+  "turns_used",
+  "tokens_used",
+  "started_at",
+  "finished_at",
+  "updated_at",
+] as const;
+
+function endedColumns(alias: string): string {
+  return ENDED_COLUMNS.map((column) => `${alias}.${column}`).join(", ");
+}
 
 /**
  * Ends many episodes in one statement, each fenced on its claim attempt (FOR SHARE, as the
@@ -106,13 +143,13 @@ ended AS (
     FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
      AND e.id = f.episode_id AND e.status IN ('pending', 'running')
-  RETURNING ${episodeColumns("e")}
+  RETURNING ${endedColumns("e")}
 ),
 -- A failed end keeps its attempt's error: the episode's own columns are cleared by a retry.
 attempt_errors AS (
   INSERT INTO cyclium_episode_attempts
     (episode_id, attempt, outcome, error_class, error_message, error_stack, node)
-  SELECT x.id, x.attempt, 'failed', COALESCE(x.error_class, 'Error'), x.error_message,
+  SELECT x.id, x.attempt, 'failed', COALESCE(x.error_class, 'Error'), f.error_message,
          f.error_stack, $1
     FROM ended x JOIN fence f ON f.episode_id = x.id
    WHERE x.status = 'failed'
@@ -149,7 +186,7 @@ notified AS (
            GROUP BY f.notify_channel, COALESCE(f.notify_chunk::bigint, -f.ord)) n
 ),
 echoed AS (
-  SELECT ${episodeColumns("e")}
+  SELECT ${endedColumns("e")}
     FROM cyclium_episodes e JOIN input i ON i.episode_id = e.id
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM already))
      AND e.status = i.status AND e.executed_by = $1
@@ -165,7 +202,23 @@ SELECT i.episode_id::text AS input_id,
   LEFT JOIN (SELECT * FROM ended UNION ALL SELECT * FROM echoed) AS mine
     ON mine.id = i.episode_id`;
 
-type Row = Partial<EpisodeRow> & { input_id: string; held: boolean; already_ended: boolean };
+type EndedRow = Pick<EpisodeRow, (typeof ENDED_COLUMNS)[number]>;
+type Row = Partial<EndedRow> & { input_id: string; held: boolean; already_ended: boolean };
+
+function toEndedEpisode(row: EndedRow): EndedEpisode {
+  return {
+    id: row.id,
+    status: row.status,
+    phase: row.phase,
+    errorClass: row.error_class,
+    attempt: row.attempt,
+    turnsUsed: row.turns_used,
+    tokensUsed: Number(row.tokens_used),
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /** One outcome per end, in input order. Episode ids must be distinct. */
 export async function endEpisodes(
@@ -207,7 +260,7 @@ export async function endEpisodes(
     const row = byId.get(episodeId);
     if (row === undefined || !row.held) return { kind: "fenced" };
     if (row.id === undefined || row.id === null) return { kind: "not_running" };
-    const episode = toEpisode(row as EpisodeRow);
+    const episode = toEndedEpisode(row as EndedRow);
     return row.already_ended
       ? { kind: "ended", episode, alreadyEnded: true }
       : { kind: "ended", episode };

@@ -71,7 +71,14 @@ export async function writeEpisodeEnd(
   if (end.kind === "fenced") return { kind: "left_running", reason: "fenced" };
   if (claimed.fence !== null) claimed.markReleased();
   if (end.kind === "not_running") return { kind: "not_pending" };
-  const final = end.episode;
+  // The row as committed: what this end wrote over the started row, and what the database decided.
+  // (`result` is the strategy's value; the row holds its JSON.)
+  const final: Episode = {
+    ...episode,
+    result: failed ? null : (outcome.result ?? null),
+    errorMessage,
+    ...end.episode,
+  };
   if (notify === undefined) await publishEpisodeEvent(bus, final, logger);
   const durationMs =
     final.finishedAt && final.startedAt
