@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { silentLogger, type Logger } from "../telemetry/index";
 import { startHeartbeat, type HeartbeatOptions } from "./heartbeat";
+import type { LeaseKeeper } from "./lease-keeper";
+import type { LeaseReckoning } from "./lease-reckoning";
 import { DEFAULT_LEASE_SECONDS, type ClaimFence, type WorkClaims } from "./work-claims";
 
 export interface RunWithClaimOptions {
@@ -12,6 +14,14 @@ export interface RunWithClaimOptions {
   signal?: AbortSignal;
   logger?: Logger;
   heartbeat?: Pick<HeartbeatOptions, "safetyMarginMs" | "renewTimeoutMs" | "retryDelayMs">;
+  /**
+   * The node's lease keeper (same adapter, owner and lease): the claim joins it, one renew per
+   * tick for all of the node's claims, instead of a heartbeat of its own (`heartbeat` and
+   * `signal` are then the keeper's).
+   */
+  keeper?: LeaseKeeper;
+  /** With `keeper`: the reckoning it keeps for this claim (the caller reads it afterwards). */
+  lease?: LeaseReckoning;
 }
 
 /** What the work gets: abort when `signal` fires, and present `fence` on journal writes. */
@@ -99,17 +109,19 @@ export async function runWithAcquiredClaim<T>(
   const heartbeat =
     claims.off === true
       ? null
-      : startHeartbeat({
-          ...options.heartbeat,
-          claims,
-          dedupeKey,
-          owner,
-          attempt,
-          leaseSeconds,
-          leaseStartedAt,
-          logger,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+      : options.keeper !== undefined
+        ? options.keeper.hold({ dedupeKey, attempt, leaseStartedAt, lease: options.lease })
+        : startHeartbeat({
+            ...options.heartbeat,
+            claims,
+            dedupeKey,
+            owner,
+            attempt,
+            leaseSeconds,
+            leaseStartedAt,
+            logger,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
   const signal = heartbeat?.signal ?? options.signal ?? NEVER_ABORTED;
 
   let releasedByWork = false;

@@ -2,6 +2,8 @@ import { performance } from "node:perf_hooks";
 import type { ActorRegistry } from "../actors/index";
 import type { Bus } from "../bus/index";
 import {
+  LeaseKeeper,
+  LeaseReckoning,
   runWithAcquiredClaim,
   runWithClaim,
   type ClaimedWork,
@@ -18,7 +20,6 @@ import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { EpisodeTrace } from "./episode-trace";
-import { LeaseReckoning } from "./lease-reckoning";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
@@ -46,6 +47,12 @@ export interface RunEpisodeOptions {
   resume?: unknown;
   /** The trigger request a poller dispatched it from: marked completed with the episode's end. */
   triggerRequestId?: string;
+  /**
+   * Called once when the strategy has returned (completed or failed) and before its end is
+   * written: the caller may start another episode meanwhile (EpisodeSlots pipelines ends). The
+   * run still settles only after the end has committed (or failed, leaving it to recovery).
+   */
+  onStrategyReturned?: () => void;
 }
 
 export type { EpisodeRunResult };
@@ -62,8 +69,9 @@ class LeftRunning extends Error {
 
 /**
  * Executes an episode on this node (the local runner): acquires the work claim on its dedupe key
- * (or `episode:{id}` when it has none), keeps it alive with the heartbeat, marks the episode
- * running, runs the step loop and writes the final status, all fenced on the claim's attempt.
+ * (or `episode:{id}` when it has none), keeps it alive with the node's lease keeper (one renew
+ * statement per tick for all the episodes running here), marks the episode running, runs the
+ * step loop and writes the final status, all fenced on the claim's attempt.
  *
  * With postgres claims, the acquires and running statuses of episodes started in the same
  * event-loop turn go out as one statement, and the ends of episodes finishing together as another
@@ -78,8 +86,17 @@ export class LocalRunner {
    * its own earlier, unacknowledged commit by the node identity alone (see startEpisodes).
    */
   readonly #active = new Set<string>();
+  /** Renews the claims of all the episodes running here with one statement per tick. */
+  readonly #keeper: LeaseKeeper;
 
   constructor(private readonly options: LocalRunnerOptions) {
+    this.#keeper = new LeaseKeeper({
+      claims: options.claims,
+      owner: options.nodeIdentity,
+      leaseSeconds: options.leaseSeconds,
+      signal: options.hardStop,
+      logger: options.logger,
+    });
     this.#writes = new BatchedEpisodeWrites({
       db: options.db,
       nodeIdentity: options.nodeIdentity,
@@ -112,12 +129,14 @@ export class LocalRunner {
     // Started before the first acquire is sent: never later than the database's own lease start.
     const lease = new LeaseReckoning(leaseSeconds * 1000);
     const claim: RunWithClaimOptions = {
-      claims: lease.observe(claims),
+      claims,
       dedupeKey,
       owner: nodeIdentity,
       leaseSeconds,
       signal: hardStop,
       logger,
+      keeper: this.#keeper,
+      lease,
     };
     try {
       if (claims.usesSqlFence === true) {
@@ -234,6 +253,14 @@ export class LocalRunner {
     };
   }
 
+  #strategyReturned(runOptions: TracedRun, meta: Record<string, unknown>): void {
+    try {
+      runOptions.onStrategyReturned?.();
+    } catch (error) {
+      this.options.logger.error({ ...meta, err: error }, "onStrategyReturned threw");
+    }
+  }
+
   /** Runs an episode this node has claimed and marked running. */
   async #runStarted(
     episode: Episode,
@@ -301,6 +328,7 @@ export class LocalRunner {
         return { kind: "left_running", reason: "fenced" };
       case "completed":
       case "failed": {
+        this.#strategyReturned(runOptions, meta);
         const result = await writeEpisodeEnd(
           {
             writes: this.#writes,

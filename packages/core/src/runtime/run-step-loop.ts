@@ -92,12 +92,25 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
   const startedAt = performance.now();
   const elapsed = (): number => performance.now() - startedAt;
   // ctx.signal also fires when the wall budget runs out, so a strategy's own awaits stop too.
-  const wall = new AbortController();
-  const signal = AbortSignal.any([options.signal, wall.signal]);
+  // Made when a strategy first reads it: most never do, and AbortSignal.any per episode showed
+  // in the drain bench's worker profile.
+  let wall: AbortController | undefined;
+  let wallExhausted: DOMException | undefined;
+  let signal: AbortSignal | undefined;
+  const strategySignal = (): AbortSignal => {
+    if (signal === undefined) {
+      wall = new AbortController();
+      if (wallExhausted !== undefined) wall.abort(wallExhausted);
+      signal = AbortSignal.any([options.signal, wall.signal]);
+    }
+    return signal;
+  };
   const usage = { turns: episode.turnsUsed, tokens: episode.tokensUsed };
   const info = episodeInfo(options);
   const context = (stepNo: number): StrategyContext => ({
-    signal,
+    get signal() {
+      return strategySignal();
+    },
     episode: info,
     stepNo,
     usage: { ...usage },
@@ -130,7 +143,8 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
   });
   const wallExceeded = (during: string): StepLoopOutcome => {
     const message = `wall-time budget of ${budget.maxWallMs} ms exhausted during ${during}`;
-    wall.abort(new DOMException(message, "TimeoutError"));
+    wallExhausted = new DOMException(message, "TimeoutError");
+    wall?.abort(wallExhausted);
     return { kind: "failed", errorClass: BUDGET, message };
   };
 
