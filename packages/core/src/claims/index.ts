@@ -1,4 +1,6 @@
 export { acquireClaim, type AcquireClaimRow } from "./acquire-claim";
+export { acquireClaims, type AcquireClaimsRow } from "./acquire-claims";
+export { acquireClaimsInBulk, failClaimsInBulk } from "./claims-in-bulk";
 export { checkFence } from "./check-fence";
 export { claimKeyOf, claimKeySql } from "./claim-key";
 export {
@@ -16,6 +18,7 @@ export {
   type WorkClaimsMode,
 } from "./create-work-claims";
 export { failClaim } from "./fail-claim";
+export { failClaims } from "./fail-claims";
 export {
   assertWorkClaims,
   loadWorkClaims,
@@ -29,6 +32,8 @@ export {
   type HeartbeatEnd,
   type HeartbeatOptions,
 } from "./heartbeat";
+export { LeaseKeeper, type HoldClaimOptions, type LeaseKeeperOptions } from "./lease-keeper";
+export { LeaseReckoning } from "./lease-reckoning";
 export {
   MemoryWorkClaims,
   type MemoryClaim,
@@ -64,16 +69,23 @@ export {
   MAX_DEDUPE_KEY_LENGTH,
   type AcquireClaimOptions,
   type AcquireClaimResult,
+  type AcquireManyClaimsOptions,
   type ClaimFence,
   type ClaimState,
   type CompleteClaimOptions,
   type FailClaimOptions,
+  type FailManyClaimsOptions,
   type ReclaimExpiredOptions,
   type ReclaimExpiredResult,
   type ReleaseClaimResult,
   type RenewClaimOptions,
   type RenewClaimResult,
+  WORK_CLAIMS_BATCH_METHODS,
   WORK_CLAIMS_METHODS,
   type WorkClaims,
 } from "./work-claims";
-export { validateClaimInput, validateReclaimLimit } from "./validate-claim-input";
+export {
+  validateClaimInput,
+  validateDistinctKeys,
+  validateReclaimLimit,
+} from "./validate-claim-input";

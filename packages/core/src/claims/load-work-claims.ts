@@ -5,7 +5,7 @@ import type { Queryable } from "../db/index";
 import { CycliumError } from "../errors/index";
 import { silentLogger, type Logger, type Telemetry } from "../telemetry/index";
 import { createWorkClaims, isWorkClaimsMode } from "./create-work-claims";
-import { WORK_CLAIMS_METHODS, type WorkClaims } from "./work-claims";
+import { WORK_CLAIMS_BATCH_METHODS, WORK_CLAIMS_METHODS, type WorkClaims } from "./work-claims";
 
 /** What a claim adapter module's factory is given. */
 export interface WorkClaimsFactoryDeps {
@@ -84,6 +84,11 @@ export function assertWorkClaims(value: unknown, source: string): asserts value 
   if (missing.length > 0) {
     const list = missing.map((name) => `${name}()`).join(", ");
     throw invalid(source, `the adapter is missing ${list} (see docs/work-claims.md)`);
+  }
+  for (const name of WORK_CLAIMS_BATCH_METHODS) {
+    if (record[name] !== undefined && typeof record[name] !== "function") {
+      throw invalid(source, `the adapter's ${name} must be a function when present`);
+    }
   }
   for (const capability of ["usesSqlFence", "off"] as const) {
     const flag = record[capability];

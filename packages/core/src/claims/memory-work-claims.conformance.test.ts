@@ -17,7 +17,9 @@ describeWorkClaimsConformance(
     },
     inspect: (key) => {
       const claim = current.get(key);
-      return Promise.resolve(claim && { state: claim.state, attempt: claim.attempt });
+      return Promise.resolve(
+        claim && { state: claim.state, attempt: claim.attempt, steals: claim.steals },
+      );
     },
   },
 );

@@ -1,13 +1,19 @@
 import { performance } from "node:perf_hooks";
 import type { Telemetry, TelemetryEventName } from "../telemetry/index";
-import { validateClaimInput, validateReclaimLimit } from "./validate-claim-input";
+import {
+  validateClaimInput,
+  validateDistinctKeys,
+  validateReclaimLimit,
+} from "./validate-claim-input";
 import type {
   AcquireClaimOptions,
   AcquireClaimResult,
+  AcquireManyClaimsOptions,
   ClaimFence,
   ClaimState,
   CompleteClaimOptions,
   FailClaimOptions,
+  FailManyClaimsOptions,
   ReclaimExpiredOptions,
   ReclaimExpiredResult,
   ReleaseClaimResult,
@@ -82,54 +88,66 @@ export class MemoryWorkClaims implements WorkClaims {
   }
 
   acquire(options: AcquireClaimOptions): Promise<AcquireClaimResult> {
-    return settle((): AcquireClaimResult => {
-      validateClaimInput(options);
-      const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
-      const now = this.now();
-      const leaseUntil = now + options.leaseSeconds * 1000;
-      const existing = this.claims.get(options.dedupeKey);
-      if (this.busy.has(options.dedupeKey)) {
-        this.emit("cyclium.work_claims.busy", meta);
-        return { ok: false, error: "busy" };
-      }
-      let claim: MemoryClaim;
-      let stolen = false;
-      if (!existing) {
-        claim = {
-          state: "claimed",
-          owner: options.owner,
-          leaseUntil,
-          attempt: 1,
-          steals: 0,
-          errorDetail: null,
-        };
-      } else if (existing.state === "claimed" && existing.leaseUntil < now) {
-        stolen = true;
-        claim = {
-          ...existing,
-          owner: options.owner,
-          leaseUntil,
-          attempt: existing.attempt + 1,
-          steals: existing.steals + 1,
-          errorDetail: null,
-        };
-      } else if (existing.state !== "claimed") {
-        claim = {
-          ...existing,
-          state: "claimed",
-          owner: options.owner,
-          leaseUntil,
-          attempt: existing.attempt + 1,
-          errorDetail: null,
-        };
-      } else {
-        this.emit("cyclium.work_claims.busy", meta);
-        return { ok: false, error: "busy" };
-      }
-      this.claims.set(options.dedupeKey, claim);
-      this.emit(stolen ? "cyclium.work_claims.steal" : "cyclium.work_claims.acquired", meta);
-      return { ok: true, attempt: claim.attempt, stolen };
+    return settle(() => this.acquireNow(options));
+  }
+
+  /** `acquire` for each key in order, atomically (all validated first, one synchronous pass). */
+  acquireMany(options: AcquireManyClaimsOptions): Promise<AcquireClaimResult[]> {
+    return settle((): AcquireClaimResult[] => {
+      const { dedupeKeys, owner, leaseSeconds } = options;
+      for (const dedupeKey of dedupeKeys) validateClaimInput({ dedupeKey, owner, leaseSeconds });
+      validateDistinctKeys(dedupeKeys);
+      return dedupeKeys.map((dedupeKey) => this.acquireNow({ dedupeKey, owner, leaseSeconds }));
     });
+  }
+
+  private acquireNow(options: AcquireClaimOptions): AcquireClaimResult {
+    validateClaimInput(options);
+    const meta = { dedupe_key: options.dedupeKey, owner_node: options.owner };
+    const now = this.now();
+    const leaseUntil = now + options.leaseSeconds * 1000;
+    const existing = this.claims.get(options.dedupeKey);
+    if (this.busy.has(options.dedupeKey)) {
+      this.emit("cyclium.work_claims.busy", meta);
+      return { ok: false, error: "busy" };
+    }
+    let claim: MemoryClaim;
+    let stolen = false;
+    if (!existing) {
+      claim = {
+        state: "claimed",
+        owner: options.owner,
+        leaseUntil,
+        attempt: 1,
+        steals: 0,
+        errorDetail: null,
+      };
+    } else if (existing.state === "claimed" && existing.leaseUntil < now) {
+      stolen = true;
+      claim = {
+        ...existing,
+        owner: options.owner,
+        leaseUntil,
+        attempt: existing.attempt + 1,
+        steals: existing.steals + 1,
+        errorDetail: null,
+      };
+    } else if (existing.state !== "claimed") {
+      claim = {
+        ...existing,
+        state: "claimed",
+        owner: options.owner,
+        leaseUntil,
+        attempt: existing.attempt + 1,
+        errorDetail: null,
+      };
+    } else {
+      this.emit("cyclium.work_claims.busy", meta);
+      return { ok: false, error: "busy" };
+    }
+    this.claims.set(options.dedupeKey, claim);
+    this.emit(stolen ? "cyclium.work_claims.steal" : "cyclium.work_claims.acquired", meta);
+    return { ok: true, attempt: claim.attempt, stolen };
   }
 
   renew(options: RenewClaimOptions): Promise<RenewClaimResult> {
@@ -153,6 +171,17 @@ export class MemoryWorkClaims implements WorkClaims {
 
   fail(options: FailClaimOptions): Promise<ReleaseClaimResult> {
     return settle(() => this.release(options, "failed", options.errorDetail));
+  }
+
+  failMany(options: FailManyClaimsOptions): Promise<ReleaseClaimResult[]> {
+    return settle((): ReleaseClaimResult[] => {
+      const { owner } = options;
+      for (const { dedupeKey } of options.claims) validateClaimInput({ dedupeKey, owner });
+      validateDistinctKeys(options.claims.map((claim) => claim.dedupeKey));
+      return options.claims.map((claim) =>
+        this.release({ ...claim, owner }, "failed", claim.errorDetail),
+      );
+    });
   }
 
   reclaimExpired(options: ReclaimExpiredOptions): Promise<ReclaimExpiredResult> {

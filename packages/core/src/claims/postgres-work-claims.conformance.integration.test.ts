@@ -18,8 +18,8 @@ afterAll(async () => {
 
 describeWorkClaimsConformance("postgres", () => new PostgresWorkClaims({ db: db.pool }), {
   inspect: async (key) => {
-    const { rows } = await db.pool.query<{ state: ClaimState; attempt: number }>(
-      "SELECT state, attempt FROM cyclium_work_claims WHERE dedupe_key = $1",
+    const { rows } = await db.pool.query<{ state: ClaimState; attempt: number; steals: number }>(
+      "SELECT state, attempt, steals FROM cyclium_work_claims WHERE dedupe_key = $1",
       [key],
     );
     return rows[0];

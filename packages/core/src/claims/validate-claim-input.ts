@@ -40,3 +40,14 @@ export function validateReclaimLimit(limit: number): void {
     );
   }
 }
+
+/** A batch call names each key once: a repeated key rejects, so no answer depends on order. */
+export function validateDistinctKeys(keys: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key)) {
+      throw new CycliumError("invalid_input", `dedupe key ${key} appears twice in one batch`);
+    }
+    seen.add(key);
+  }
+}

@@ -36,6 +36,13 @@ export type AcquireClaimResult =
     }
   | { ok: false; error: "busy" };
 
+/** `acquireMany`: the same acquire for every key of a batch (distinct keys), one owner and lease. */
+export interface AcquireManyClaimsOptions {
+  dedupeKeys: readonly string[];
+  owner: string;
+  leaseSeconds: number;
+}
+
 export interface RenewClaimOptions {
   dedupeKey: string;
   owner: string;
@@ -49,6 +56,24 @@ export interface RenewClaimOptions {
 
 export type RenewClaimResult = { ok: true } | { ok: false; error: "not_owner" };
 
+/** Many claims of one owner renewed at once (`renewMany`), each fenced like `renew`. */
+export interface RenewManyClaimsOptions {
+  owner: string;
+  leaseSeconds: number;
+  claims: readonly { dedupeKey: string; attempt?: number | undefined }[];
+}
+
+/** A claim `renewMany` extended, at the attempt the owner holds. */
+export interface RenewedClaim {
+  dedupeKey: string;
+  attempt: number;
+}
+
+/** Every given claim not in `renewed` is no longer the owner's (not_owner, never an exception). */
+export interface RenewManyClaimsResult {
+  renewed: RenewedClaim[];
+}
+
 export interface CompleteClaimOptions {
   dedupeKey: string;
   owner: string;
@@ -60,6 +85,12 @@ export interface FailClaimOptions extends CompleteClaimOptions {
 }
 
 export type ReleaseClaimResult = { ok: true } | { ok: false; error: "not_owner" };
+
+/** `failMany`: `fail` for each claim of a batch (distinct keys), all held by one owner. */
+export interface FailManyClaimsOptions {
+  owner: string;
+  claims: readonly { dedupeKey: string; attempt?: number | undefined; errorDetail: string }[];
+}
 
 export interface ReclaimExpiredOptions {
   /** At most this many rows per call, so one sweep cannot lock a large part of the table. */
@@ -86,6 +117,11 @@ export interface ReclaimExpiredResult {
  * - Bad input (an empty or over-long key or owner, a non-positive lease) throws a
  *   `CycliumError` with code `invalid_input` (see `validateClaimInput`).
  *
+ * - `acquireMany` and `failMany` (optional) answer, key by key and in input order, exactly what
+ *   `acquire` / `fail` called once per key in that order would have answered, in fewer round
+ *   trips; a key repeated in one batch rejects with `invalid_input`. An adapter without them is
+ *   called once per key (`acquireClaimsInBulk`, `failClaimsInBulk`).
+ *
  * `tx` runs the statement on the caller's transaction. Only adapters whose claims live in this
  * database can honour it; every other adapter ignores it.
  */
@@ -106,11 +142,23 @@ export interface WorkClaims {
   readonly off?: boolean;
   acquire(options: AcquireClaimOptions, tx?: Queryable): Promise<AcquireClaimResult>;
   renew(options: RenewClaimOptions, tx?: Queryable): Promise<RenewClaimResult>;
+  /**
+   * Optional: `renew` for many claims of one owner in one round trip (the lease keeper sends it
+   * once per tick for all of a node's claims). Without it the keeper calls `renew` per claim.
+   */
+  renewMany?(options: RenewManyClaimsOptions, tx?: Queryable): Promise<RenewManyClaimsResult>;
   complete(options: CompleteClaimOptions, tx?: Queryable): Promise<ReleaseClaimResult>;
   fail(options: FailClaimOptions, tx?: Queryable): Promise<ReleaseClaimResult>;
   reclaimExpired(options: ReclaimExpiredOptions, tx?: Queryable): Promise<ReclaimExpiredResult>;
   holds(fence: ClaimFence, tx?: Queryable): Promise<boolean>;
+  /** Optional batch form of `acquire`: one result per key, in input order. */
+  acquireMany?(options: AcquireManyClaimsOptions, tx?: Queryable): Promise<AcquireClaimResult[]>;
+  /** Optional batch form of `fail`: one result per claim, in input order. */
+  failMany?(options: FailManyClaimsOptions, tx?: Queryable): Promise<ReleaseClaimResult[]>;
 }
+
+/** The optional batch callbacks; when present they must be functions. */
+export const WORK_CLAIMS_BATCH_METHODS = ["acquireMany", "renewMany", "failMany"] as const;
 
 /** The callbacks of the contract, in the order the start-up check reports missing ones. */
 export const WORK_CLAIMS_METHODS = [

@@ -2,12 +2,10 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { isCycliumError } from "../../errors/index";
-import {
-  MAX_DEDUPE_KEY_LENGTH,
-  type AcquireClaimResult,
-  type ClaimState,
-  type WorkClaims,
-} from "../work-claims";
+import { MAX_DEDUPE_KEY_LENGTH, type AcquireClaimResult, type ClaimState } from "../work-claims";
+import type { InspectedClaim, MakeAdapter } from "./conformance-types";
+import { describeBatchConformance } from "./work-claims-batch-conformance";
+import { describeRenewManyConformance } from "./work-claims-renew-many-conformance";
 
 export interface WorkClaimsConformanceOptions {
   /**
@@ -28,13 +26,10 @@ export interface WorkClaimsConformanceOptions {
    * cases then also check the `expired` / `done` / `failed` states directly, not only through
    * the callbacks' answers.
    */
-  inspect?: (dedupeKey: string) => Promise<{ state: ClaimState; attempt: number } | undefined>;
+  inspect?: (dedupeKey: string) => Promise<InspectedClaim | undefined>;
   /** Contenders in the concurrent-acquire case (default 20). */
   contenders?: number;
 }
-
-/** A case's adapter: `makeAdapter` is called once per case; its owners all share it. */
-type MakeAdapter = () => WorkClaims | Promise<WorkClaims>;
 
 const LONG_LEASE_SECONDS = 60;
 
@@ -64,6 +59,9 @@ export function describeWorkClaimsConformance(
     options.inspect ? (await options.inspect(dedupeKey))?.state : undefined;
 
   describe(`WorkClaims conformance: ${name}`, () => {
+    describeBatchConformance({ makeAdapter, key, lapse, shortLease, inspect: options.inspect });
+    describeRenewManyConformance({ makeAdapter, key, lapse, shortLease });
+
     it("lets exactly one of many concurrent acquirers win; the rest are busy", async () => {
       const claims = await makeAdapter();
       const k = key("race");
@@ -174,7 +172,7 @@ export function describeWorkClaimsConformance(
       expect(await claims.fail({ ...zombie, errorDetail: "late" })).toEqual(notOwner);
       expect(await claims.holds({ dedupeKey: k, owner: "thief", attempt: 2 })).toBe(true);
       if (options.inspect)
-        expect(await options.inspect(k)).toEqual({ state: "claimed", attempt: 2 });
+        expect(await options.inspect(k)).toMatchObject({ state: "claimed", attempt: 2 });
     });
 
     it("reclaimExpired marks lapsed claims expired, at most `limit` per call, live ones untouched", async () => {
