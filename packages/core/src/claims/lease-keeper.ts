@@ -1,8 +1,12 @@
 import { performance } from "node:perf_hooks";
 import { assertNever, CycliumError } from "../errors/index";
 import { silentLogger, type Logger } from "../telemetry/index";
+import { KeptClaim, type ClaimKeeper, type Heartbeat, type HeartbeatEnd } from "./kept-claim";
 import { LeaseReckoning } from "./lease-reckoning";
+import { renewLeases, type LeaseRenewalOptions } from "./lease-renewal";
 import type { RenewClaimResult, WorkClaims } from "./work-claims";
+
+export type { Heartbeat, HeartbeatEnd } from "./kept-claim";
 
 export interface LeaseKeeperOptions {
   claims: WorkClaims;
@@ -39,26 +43,6 @@ export interface HoldClaimOptions {
   lease?: LeaseReckoning | undefined;
 }
 
-/** Why a claim left the keeper. Only `stopped` leaves `signal` un-aborted. */
-export type HeartbeatEnd = "stopped" | "lease_lost" | "lease_lapsed" | "shutdown";
-
-/** One claim the keeper holds: its work's signal and the way to let it go. */
-export interface Heartbeat {
-  /** Aborted when the work must stop: lease lost, lease lapsed, or node shutdown. */
-  readonly signal: AbortSignal;
-  /** Lets the claim go without aborting the work (the work is done). Idempotent. */
-  stop(): void;
-  /**
-   * `stop()`, then resolves once a renew already sent for it has been answered or timed out: a
-   * write that releases the claim must not overtake it, or the renew finds the claim released
-   * and reports a renew_failed that never was.
-   */
-  stopAndSettle(): Promise<void>;
-  readonly ended: Promise<HeartbeatEnd>;
-  /** How many times the keeper's renew loop crashed and went on. */
-  readonly restarts: number;
-}
-
 type TickOutcome = "ok" | "failed" | "crashed";
 
 /**
@@ -75,7 +59,7 @@ type TickOutcome = "ok" | "failed" | "crashed";
  * and no promise per episode. (The per-episode heartbeat's sleep rejected with an AbortError on
  * every stop, 8 % of a worker's CPU in the drain bench.) With no claim held it keeps no timer.
  */
-export class LeaseKeeper {
+export class LeaseKeeper implements ClaimKeeper {
   restarts = 0;
   readonly #options: LeaseKeeperOptions;
   readonly #held = new Set<KeptClaim>();
@@ -85,6 +69,7 @@ export class LeaseKeeper {
   readonly #renewTimeoutMs: number;
   readonly #retryDelayMs: number;
   readonly #logger: Logger;
+  readonly #renewal: LeaseRenewalOptions;
   #tick: NodeJS.Timeout | undefined;
   #inFlight = false;
   #watchdog: NodeJS.Timeout | undefined;
@@ -103,6 +88,12 @@ export class LeaseKeeper {
     this.#renewTimeoutMs = options.renewTimeoutMs ?? this.#intervalMs;
     this.#retryDelayMs = options.retryDelayMs ?? Math.min(1000, this.#leaseMs / 12);
     this.#logger = options.logger ?? silentLogger;
+    this.#renewal = {
+      claims: options.claims,
+      owner: options.owner,
+      leaseSeconds: options.leaseSeconds,
+      logger: this.#logger,
+    };
     options.signal?.addEventListener("abort", this.#onShutdown, { once: true });
   }
 
@@ -189,11 +180,8 @@ export class LeaseKeeper {
   async #renew(batch: KeptClaim[]): Promise<TickOutcome> {
     // The database extends each lease at some instant after this.
     const sentAt = performance.now();
-    const { claims } = this.#options;
-    const answered = (
-      claims.renewMany === undefined
-        ? this.#renewEach(batch, sentAt)
-        : this.#renewMany(claims.renewMany.bind(claims), batch, sentAt)
+    const answered = renewLeases(this.#renewal, batch, (claim, result) =>
+      this.#answered(claim, result, sentAt),
     ).catch((error: unknown): TickOutcome => {
       // A broken adapter answering garbage: log, and go on at the next tick.
       this.restarts += 1;
@@ -221,59 +209,6 @@ export class LeaseKeeper {
       "claim renew failed; retrying",
     );
     return "failed";
-  }
-
-  async #renewMany(
-    renewMany: NonNullable<WorkClaims["renewMany"]>,
-    batch: KeptClaim[],
-    sentAt: number,
-  ): Promise<TickOutcome> {
-    const { owner, leaseSeconds } = this.#options;
-    let renewed: Map<string, number>;
-    try {
-      const answer = await renewMany({
-        owner,
-        leaseSeconds,
-        claims: batch.map(({ dedupeKey, attempt }) => ({ dedupeKey, attempt })),
-      });
-      renewed = new Map(answer.renewed.map((claim) => [claim.dedupeKey, claim.attempt]));
-    } catch (error) {
-      this.#logger.warn(
-        { err: error, owner_node: owner, claims: batch.length },
-        "claim renew failed; retrying",
-      );
-      return "failed";
-    }
-    for (const claim of batch) {
-      const attempt = renewed.get(claim.dedupeKey);
-      const kept = attempt !== undefined && (claim.attempt ?? attempt) === attempt;
-      this.#answered(claim, kept ? RENEWED : NOT_OWNER, sentAt);
-    }
-    return "ok";
-  }
-
-  async #renewEach(batch: KeptClaim[], sentAt: number): Promise<TickOutcome> {
-    const { claims, owner, leaseSeconds } = this.#options;
-    let failed = false;
-    await Promise.all(
-      batch.map(async (claim) => {
-        let result: RenewClaimResult;
-        try {
-          result = await claims.renew({
-            dedupeKey: claim.dedupeKey,
-            owner,
-            leaseSeconds,
-            ...(claim.attempt === undefined ? {} : { attempt: claim.attempt }),
-          });
-        } catch (error) {
-          failed = true;
-          this.#logger.warn({ err: error, ...claim.meta(owner) }, "claim renew failed; retrying");
-          return;
-        }
-        this.#answered(claim, result, sentAt);
-      }),
-    );
-    return failed ? "failed" : "ok";
   }
 
   #answered(claim: KeptClaim, result: RenewClaimResult, sentAt: number): void {
@@ -329,65 +264,4 @@ export class LeaseKeeper {
     }
     if (next !== Number.POSITIVE_INFINITY) this.#armWatchdog(next);
   };
-}
-
-const RENEWED: RenewClaimResult = { ok: true };
-const NOT_OWNER: RenewClaimResult = { ok: false, error: "not_owner" };
-const SETTLED = Promise.resolve();
-
-/** A claim in the keeper: the work's AbortController, its reckoning, and how it ended. */
-class KeptClaim implements Heartbeat {
-  readonly #work = new AbortController();
-  /** The last round of renewals that included this claim. */
-  renewing: Promise<void> | undefined;
-  end: HeartbeatEnd | undefined;
-  #ended: Promise<HeartbeatEnd> | undefined;
-  #resolveEnded: ((end: HeartbeatEnd) => void) | undefined;
-
-  constructor(
-    private readonly keeper: LeaseKeeper,
-    readonly dedupeKey: string,
-    readonly attempt: number | undefined,
-    readonly lease: LeaseReckoning,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.#work.signal;
-  }
-
-  get restarts(): number {
-    return this.keeper.restarts;
-  }
-
-  /** Made on first use: most callers never ask. */
-  get ended(): Promise<HeartbeatEnd> {
-    if (this.#ended === undefined) {
-      const end = this.end;
-      this.#ended =
-        end === undefined
-          ? new Promise((resolve) => (this.#resolveEnded = resolve))
-          : Promise.resolve(end);
-    }
-    return this.#ended;
-  }
-
-  stop(): void {
-    this.keeper.finish(this, "stopped");
-  }
-
-  stopAndSettle(): Promise<void> {
-    this.stop();
-    return this.renewing ?? SETTLED;
-  }
-
-  /** Called by the keeper once, when the claim leaves it. */
-  settle(end: HeartbeatEnd, abortReason: unknown): void {
-    this.end = end;
-    if (abortReason !== undefined) this.#work.abort(abortReason);
-    this.#resolveEnded?.(end);
-  }
-
-  meta(owner: string): Record<string, unknown> {
-    return { dedupe_key: this.dedupeKey, owner_node: owner, attempt: this.attempt };
-  }
 }
