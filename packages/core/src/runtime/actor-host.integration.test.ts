@@ -54,11 +54,14 @@ describe("ActorHost with the local runner", () => {
     for (const id of ids) expect((await settled(id)).status).toBe("completed");
 
     // An episode occupies its slot from the start of its first step to the end of its last:
-    // inserted_at is when a step was journaled (its end), duration_ms how long it ran.
+    // inserted_at is when a step was journaled (its end), duration_ms how long it ran. The last
+    // step is journaled by the end statement, which commits after the slot freed (pipelined
+    // ends): it ends at most its duration after the step before it was journaled.
     const { rows } = await db.pool.query<{ episode_id: string; starts: number; ends: number }>(
       `SELECT episode_id,
               extract(epoch FROM min(inserted_at - make_interval(secs => duration_ms / 1000.0))) * 1000 AS starts,
-              extract(epoch FROM max(inserted_at)) * 1000 AS ends
+              extract(epoch FROM max(inserted_at) FILTER (WHERE step_no < 3)) * 1000
+                + max(duration_ms) FILTER (WHERE step_no = 3) AS ends
          FROM cyclium_episode_steps WHERE episode_id = ANY($1::uuid[]) GROUP BY episode_id`,
       [ids],
     );

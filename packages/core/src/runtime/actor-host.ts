@@ -94,8 +94,10 @@ type HostState = "idle" | "running" | "stopping" | "stopped";
 
 /**
  * A node's actors at run time: per actor an in-memory FIFO queue and at most
- * `maxConcurrentEpisodes` episodes running here. Fires create the episode (deduplicated) and
- * either queue it for the local runner (full) or defer it to a full node (trigger_only).
+ * `maxConcurrentEpisodes` strategies running here, plus at most as many episodes whose strategy
+ * has returned and whose end statement has not committed yet (EpisodeSlots). Fires create the
+ * episode (deduplicated) and either queue it for the local runner (full) or defer it to a full
+ * node (trigger_only).
  */
 export class ActorHost implements PollerHost {
   readonly runner: LocalRunner;
@@ -221,8 +223,14 @@ export class ActorHost implements PollerHost {
       .map((a) => a.identifier);
   }
 
+  /** The actor's strategies running here now: at most its maxConcurrentEpisodes here. */
   runningCount(actorId: string): number {
     return this.#slots.runningCount(actorId);
+  }
+
+  /** The actor's episodes here whose strategy returned and whose end has not committed yet. */
+  endingCount(actorId: string): number {
+    return this.#slots.endingCount(actorId);
   }
 
   /** Waiting here: in memory, plus this node's rows not yet taken into memory. */
@@ -439,8 +447,8 @@ export class ActorHost implements PollerHost {
 
   /**
    * Stops taking work, hands queued episodes over (their requests back to pending, the rest as new
-   * requests), lets running episodes finish their current step for up to `graceMs`, then aborts
-   * them: whatever is unfinished stays `running` for recovery.
+   * requests), lets running episodes finish their current step and the ends in flight commit for
+   * up to `graceMs`, then aborts them: whatever is unfinished stays `running` for recovery.
    */
   async stop({ graceMs = 30_000 }: { graceMs?: number } = {}): Promise<void> {
     if (this.#state === "stopped" || this.#state === "stopping") return;

@@ -27,11 +27,14 @@ export interface QueuedEpisode {
 
 /**
  * One actor's episodes on one node: a FIFO of those waiting for a slot (arrival order, never
- * dropped unless the actor's overflow policy says so) and the count of those running.
+ * dropped unless the actor's overflow policy says so), the count of those whose strategy runs
+ * (`running`, what maxConcurrentEpisodes bounds) and of those whose strategy has returned and
+ * whose end statement has not committed yet (`ending`, see EpisodeSlots).
  */
 export class ActorQueue {
   running = 0;
-  /** Ids of the episodes running from this queue now. */
+  ending = 0;
+  /** Ids of the episodes started from this queue and not ended yet (running or ending). */
   readonly runningIds = new Set<string>();
   #waiting: QueuedEpisode[] = [];
 
@@ -55,7 +58,7 @@ export class ActorQueue {
     return shed;
   }
 
-  /** Ids of the waiting episodes and of those running. */
+  /** Ids of the waiting episodes and of those running or ending. */
   heldIds(): string[] {
     return [...this.#waiting.map((entry) => entry.episode.id), ...this.runningIds];
   }

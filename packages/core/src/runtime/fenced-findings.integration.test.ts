@@ -62,7 +62,7 @@ describe("fence before side effects", () => {
         [id],
       );
       expect(rows[0]?.n).toBe(0);
-      expect(host.runningCount("raiser")).toBe(0);
+      expect(host.runningCount("raiser") + host.endingCount("raiser")).toBe(0);
     });
     expect(await episode(id)).toMatchObject({ status: "running", result: null });
   });

@@ -88,7 +88,10 @@ describe("finding lifecycle topics (issue 20)", () => {
 
     // A node that lost its claim writes nothing and announces nothing.
     await fired(host, "finder", { key: "mem:web-2", steal: true });
-    await vi.waitFor(() => expect(host.runningCount("finder")).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(
+      () => expect(host.runningCount("finder") + host.endingCount("finder")).toBe(0),
+      { timeout: 10_000 },
+    );
     const { rowCount } = await db.pool.query(
       "SELECT 1 FROM cyclium_findings WHERE finding_key = 'mem:web-2'",
     );
