@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PostgresWorkClaims } from "../claims/index";
 import { seedStaleEpisodes, spawnTestProcess, type TestProcess } from "./testing/index";
 
 // Real worker processes, a real SIGKILL: the acceptance test of SPEC section 5.
@@ -157,5 +158,101 @@ describe("four sweeping processes on the same 1,000 orphans", () => {
       [ids],
     );
     expect(rows[0]?.n).toBe(1_000);
+  });
+});
+
+describe("four sweeping processes on orphans whose work claims a dead node left", () => {
+  it("steal each lapsed claim once in bulk, take over released ones, leave live ones alone", async () => {
+    const groups = {
+      lapsed: await seedStaleEpisodes({ count: 1_200, dedupePrefix: null }, db.pool),
+      released: await seedStaleEpisodes({ count: 200, dedupePrefix: null }, db.pool),
+      unclaimed: await seedStaleEpisodes({ count: 200, dedupePrefix: null }, db.pool),
+      live: await seedStaleEpisodes({ count: 100, dedupePrefix: null }, db.pool),
+    };
+    const keyOf = (id: string): string => `episode:${id}`;
+    const claims = new PostgresWorkClaims({ db: db.pool });
+    const seed = async (ids: string[], owner: string, leaseSeconds: number): Promise<void> => {
+      const answers = await claims.acquireMany({ dedupeKeys: ids.map(keyOf), owner, leaseSeconds });
+      expect(answers.every((answer) => answer.ok)).toBe(true);
+    };
+    await seed(groups.lapsed, "dead-node", 1);
+    await seed(groups.released, "dead-node", 600);
+    const done = await claims.failMany({
+      owner: "dead-node",
+      claims: groups.released.map((id) => ({ dedupeKey: keyOf(id), attempt: 1, errorDetail: "x" })),
+    });
+    expect(done.every((answer) => answer.ok)).toBe(true);
+    // Held by a node that is alive (a lease it keeps renewing): those episodes are no orphans.
+    await seed(groups.live, "live-node", 600);
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM cyclium_work_claims
+            WHERE owner_node = 'dead-node' AND state = 'claimed' AND lease_until < now()`,
+        );
+        expect(rows[0]?.n).toBe(groups.lapsed.length);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+
+    const sweepers = Array.from({ length: 4 }, (_, i) => {
+      const sweeper = spawnTestProcess(SWEEPER, {
+        DATABASE_URL: db.url,
+        NODE_ID: `bulk-sweeper-${i}`,
+        CLAIMS: "postgres",
+      });
+      processes.push(sweeper);
+      return sweeper;
+    });
+    await Promise.all(sweepers.map((sweeper) => sweeper.waitFor((line) => line.event === "ready")));
+    for (const sweeper of sweepers) sweeper.send("go");
+    const results = await Promise.all(
+      sweepers.map((sweeper) => sweeper.waitFor((line) => line.event === "swept", 60_000)),
+    );
+
+    const orphans = [...groups.lapsed, ...groups.released, ...groups.unclaimed];
+    const recovered = results.flatMap((result) => result.ids as string[]);
+    expect(recovered).toHaveLength(orphans.length);
+    expect(new Set(recovered)).toEqual(new Set(orphans));
+
+    const episodes = await db.pool.query<{ id: string; status: string; phase: string | null }>(
+      `SELECT id, status, phase FROM cyclium_episodes
+        WHERE id = ANY($1::uuid[]) AND jsonb_array_length(recovery_history) = 1`,
+      [orphans],
+    );
+    expect(episodes.rows).toHaveLength(orphans.length);
+    for (const row of episodes.rows) expect(row).toMatchObject({ status: "pending" });
+
+    const claimRows = async (ids: string[]) =>
+      (
+        await db.pool.query<{ state: string; attempt: number; steals: number; owner_node: string }>(
+          `SELECT state, attempt, steals, owner_node FROM cyclium_work_claims
+            WHERE dedupe_key = ANY($1::text[])`,
+          [ids.map(keyOf)],
+        )
+      ).rows;
+    // Lapsed: stolen once (attempt 2, steals 1), then released for the restarted run.
+    const lapsed = await claimRows(groups.lapsed);
+    expect(lapsed).toHaveLength(groups.lapsed.length);
+    for (const claim of lapsed) {
+      expect(claim).toMatchObject({ state: "failed", attempt: 2, steals: 1 });
+      expect(claim.owner_node).toMatch(/^bulk-sweeper-/);
+    }
+    // Released: a fresh take-over, no steal.
+    for (const claim of await claimRows(groups.released)) {
+      expect(claim).toMatchObject({ state: "failed", attempt: 2, steals: 0 });
+    }
+    for (const claim of await claimRows(groups.unclaimed)) {
+      expect(claim).toMatchObject({ state: "failed", attempt: 1, steals: 0 });
+    }
+    // Live: untouched, and the episodes are still running with their phase given back.
+    for (const claim of await claimRows(groups.live)) {
+      expect(claim).toEqual({ state: "claimed", attempt: 1, steals: 0, owner_node: "live-node" });
+    }
+    const live = await db.pool.query<{ status: string; phase: string | null }>(
+      `SELECT status, phase FROM cyclium_episodes WHERE id = ANY($1::uuid[])`,
+      [groups.live],
+    );
+    for (const row of live.rows) expect(row).toEqual({ status: "running", phase: null });
   });
 });
