@@ -80,7 +80,8 @@ export function costMarkdown(summary: Summary): string[] {
         const cells = others.map((s) => {
           const figure = figureOf(s.id, processes);
           const theirs = figure === undefined ? null : row.value(figure, figure.costs ?? null);
-          if (mine === null || theirs === null || theirs === 0) return "–";
+          // Below what the table prints (0.00): a ratio to it would be noise, not a cost.
+          if (mine === null || theirs === null || Math.abs(theirs) < 0.005) return "–";
           return `${(mine / theirs).toFixed(2)}×`;
         });
         lines.push(`| ${row.label} | ${cells.join(" | ")} |`);
