@@ -33,6 +33,29 @@ describe("ownersByFilenode", () => {
     expect(owners.get(220)).toEqual({ table: "steps", role: "table" });
   });
 
+  it("puts a system catalog's TOAST table and its index with the other relations", () => {
+    const owners = ownersByFilenode([
+      {
+        oid: 7,
+        filenode: 70,
+        name: "pg_toast.pg_toast_2619",
+        kind: "t",
+        indexOf: null,
+        toastOf: null,
+      },
+      {
+        oid: 8,
+        filenode: 80,
+        name: "pg_toast.pg_toast_2619_index",
+        kind: "i",
+        indexOf: 7,
+        toastOf: null,
+      },
+    ]);
+    expect(owners.get(70)).toEqual({ table: "(other relations)", role: "toast" });
+    expect(owners.get(80)).toEqual({ table: "(other relations)", role: "toast" });
+  });
+
   it("keeps a relation whose owner is unknown under its own name", () => {
     const owners = ownersByFilenode([
       { oid: 5, filenode: 50, name: "orphan_idx", kind: "i", indexOf: 99, toastOf: null },

@@ -17,6 +17,9 @@ export interface RelationRow {
   toastOf: number | null;
 }
 
+/** Where WAL of relations that belong to no user table is summed. */
+export const OTHER_RELATIONS = "(other relations)";
+
 export type RelationRole = "table" | "index" | "toast";
 
 export interface RelationOwner {
@@ -53,7 +56,10 @@ export function ownersByFilenode(rows: readonly RelationRow[]): Map<number, Rela
         : row.kind === "t"
           ? "toast"
           : "table";
-    result.set(row.filenode, { table: rootOf(row).name, role });
+    const root = rootOf(row);
+    // A TOAST table whose table is not listed belongs to a system catalog (pg_statistic's).
+    const table = root.kind === "t" ? OTHER_RELATIONS : root.name;
+    result.set(row.filenode, { table, role });
   }
   return result;
 }
@@ -111,7 +117,7 @@ export function walByTable(
   const tables = new Map<string, TableWal>();
   for (const group of groups) {
     const owner = owners.get(group.filenode);
-    const name = owner?.table ?? "(other relations)";
+    const name = owner?.table ?? OTHER_RELATIONS;
     const entry = tables.get(name) ?? {
       table: name,
       walBytes: 0,
