@@ -67,16 +67,20 @@ export async function enableCostProbes(
   return { statements, walInspect, notes };
 }
 
+/** Calls so far per statement (pg_stat_statements' queryid), with the statement's text. */
+export type StatementCounts = Map<string, { query: string; calls: number }>;
+
 /** Statements run in `database` so far, transaction control and session settings left out. */
-export async function statementCalls(admin: pg.Client, database: string): Promise<number> {
-  const { rows } = await admin.query<{ calls: string | null }>(
-    `SELECT sum(s.calls)::text AS calls
+export async function statementCalls(admin: pg.Client, database: string): Promise<StatementCounts> {
+  const { rows } = await admin.query<{ id: string; query: string; calls: string }>(
+    `SELECT s.queryid::text AS id, min(s.query) AS query, sum(s.calls)::text AS calls
        FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
       WHERE d.datname = $1
-        AND s.query !~* '^\\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|RESET|SHOW|DISCARD|DEALLOCATE|LISTEN|UNLISTEN)\\M'`,
+        AND s.query !~* '^\\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|RESET|SHOW|DISCARD|DEALLOCATE|LISTEN|UNLISTEN)\\M'
+      GROUP BY s.queryid`,
     [database],
   );
-  return Number(rows[0]?.calls ?? 0);
+  return new Map(rows.map((row) => [row.id, { query: row.query, calls: Number(row.calls) }]));
 }
 
 /** pg_stat_user_tables of the database at `url`, on a connection of its own. */

@@ -1,7 +1,13 @@
 import { performance } from "node:perf_hooks";
 import type { Counters } from "../pg/server";
 import type { BenchContext } from "../scenarios/context";
-import { relations, statementCalls, tableWrites, walGroups } from "./cost-probes";
+import {
+  relations,
+  statementCalls,
+  tableWrites,
+  walGroups,
+  type StatementCounts,
+} from "./cost-probes";
 import {
   estimatedIndexEntries,
   ownersByFilenode,
@@ -28,6 +34,8 @@ export interface ItemCosts {
   /** Statements the server ran (pg_stat_statements, transaction control left out), else round trips. */
   statements: number;
   statementsFrom: "pg_stat_statements" | "round trips";
+  /** The statements run most per item (pg_stat_statements only), their text shortened. */
+  topStatements?: { query: string; perItem: number }[];
   inserts: number;
   updates: number;
   hotUpdates: number;
@@ -44,7 +52,7 @@ export interface ItemCosts {
 /** Counters read before and after the timed window (never during it). */
 export interface CostSnapshot {
   tables: TableWrites[];
-  statements: number | null;
+  statements: StatementCounts | null;
 }
 
 /**
@@ -116,13 +124,22 @@ export async function itemCosts(context: BenchContext, w: CostWindow): Promise<I
     .sort((a, b) => (b.walBytes ?? b.inserts + b.updates) - (a.walBytes ?? a.inserts + a.updates));
   const sum = (pick: (t: TableCost) => number) => tables.reduce((s, t) => s + pick(t), 0);
   const totalWal = w.countersAfter.walBytes - w.countersBefore.walBytes;
-  const statements =
+  const calls =
     w.before.statements !== null && w.after.statements !== null
-      ? w.after.statements - w.before.statements - w.ownStatements
+      ? statementsBetween(w.before.statements, w.after.statements)
       : null;
+  const statements =
+    calls === null ? null : calls.reduce((s, c) => s + c.calls, 0) - w.ownStatements;
   return {
     statements: per(statements ?? w.roundTrips),
     statementsFrom: statements === null ? "round trips" : "pg_stat_statements",
+    ...(calls === null
+      ? {}
+      : {
+          topStatements: calls
+            .slice(0, TOP_STATEMENTS)
+            .map((c) => ({ query: shorten(c.query), perItem: per(c.calls) })),
+        }),
     inserts: sum((t) => t.inserts),
     updates: sum((t) => t.updates),
     hotUpdates: sum((t) => t.hotUpdates),
@@ -141,4 +158,20 @@ async function readWal(context: BenchContext, w: CostWindow) {
     walGroups(admin, w.database.name, w.countersBefore.lsn, w.countersAfter.lsn),
   );
   return walByTable(groups, owners);
+}
+
+const TOP_STATEMENTS = 6;
+
+/** Calls per statement between two snapshots, most called first. */
+function statementsBetween(before: StatementCounts, after: StatementCounts) {
+  return [...after]
+    .map(([id, { query, calls }]) => ({ query, calls: calls - (before.get(id)?.calls ?? 0) }))
+    .filter((c) => c.calls > 0)
+    .sort((a, b) => b.calls - a.calls);
+}
+
+/** One line of at most 90 characters: the statement's start, which names it. */
+function shorten(query: string): string {
+  const line = query.replace(/\s+/g, " ").trim();
+  return line.length > 90 ? `${line.slice(0, 89)}…` : line;
 }

@@ -29,6 +29,8 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
   return {
     statements: m((c) => c.statements),
     statementsFrom: first.statementsFrom,
+    // The first repetition's: a list, not a figure to take the median of.
+    ...(first.topStatements === undefined ? {} : { topStatements: first.topStatements }),
     inserts: m((c) => c.inserts),
     updates: m((c) => c.updates),
     hotUpdates: m((c) => c.hotUpdates),
