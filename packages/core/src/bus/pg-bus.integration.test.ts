@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Queryable } from "../db/index";
 import type { Logger } from "../telemetry/index";
 import { BUS_CHANNEL } from "./bus-wire-format";
 import { PgBus } from "./pg-bus";
@@ -66,6 +67,38 @@ describe("PgBus on PostgreSQL", () => {
     for (const events of wildcard) {
       expect(events.filter((e) => e.id === published.id)).toHaveLength(1);
     }
+  });
+
+  it("sends the publishes of one turn in one statement, each delivered once and in order", async () => {
+    let notifyStatements = 0;
+    const counting: Queryable = {
+      query: (text, params) => {
+        if (text.includes("pg_notify")) notifyStatements += 1;
+        return db.pool.query(text, params);
+      },
+    };
+    const publisher = await PgBus.start({
+      db: counting,
+      connection: db.url,
+      nodeIdentity: "node-batch",
+      cleanup: false,
+    });
+    opened.push(publisher);
+    const receiver = await startBus("node-receiver");
+    const all = collect(receiver, "*");
+
+    const published = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => publisher.publish("batch.item", { n })),
+    );
+    await flush(publisher, [all]);
+
+    const received = all.filter((event) => event.topic === "batch.item");
+    expect(received.map((event) => event.id)).toEqual(published.map((event) => event.id));
+    expect(received.map((event) => (event.payload as { n: number }).n)).toEqual(
+      Array.from({ length: 50 }, (_, n) => n),
+    );
+    // 50 publishes of one turn, then the marker: two statements, not 51.
+    expect(notifyStatements).toBe(2);
   });
 
   it("round-trips a payload over the NOTIFY limit through cyclium_bus_events", async () => {

@@ -13,6 +13,8 @@ import { loadBusEvent } from "./load-bus-event";
 import { silentLogger, type Logger } from "../telemetry/index";
 import { publishBusEvent } from "./publish-bus-event";
 import { PgListener } from "./pg-listener";
+import { notifyMany } from "./notify";
+import { MicroBatcher } from "../batching/micro-batcher";
 import type { Queryable } from "../db/index";
 import { SubscriberRegistry } from "./subscriber-registry";
 import type { Bus, BusEvent, BusHandler, PublishOptions, Unsubscribe } from "./types";
@@ -62,6 +64,13 @@ export class PgBus implements Bus {
   readonly #maxInlineBytes: number;
   readonly #registry: SubscriberRegistry;
   readonly #cleanup: Required<PgBusCleanupOptions> | false;
+  /**
+   * The inline NOTIFYs of publishes made outside a transaction: those of one event-loop turn (and
+   * those made while a statement is in flight) go out as one statement, so a worker announcing a
+   * batch of queued or finished episodes costs one commit and wakes each listener once, not once
+   * per event. Each publish still resolves only once its NOTIFY is sent.
+   */
+  readonly #inline: MicroBatcher<string, true>;
   #cleanupTimer: NodeJS.Timeout | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   /** Serialises decode-and-load so a slow stored event cannot be overtaken by a later one. */
@@ -87,6 +96,13 @@ export class PgBus implements Bus {
     this.#nodeIdentity = options.nodeIdentity;
     this.#maxInlineBytes = options.maxInlineBytes ?? MAX_INLINE_EVENT_BYTES;
     this.#registry = new SubscriberRegistry(this.#logger);
+    this.#inline = new MicroBatcher({
+      run: async (payloads) => {
+        await notifyMany({ db: this.#db, channel: BUS_CHANNEL, payloads });
+        return payloads.map(() => true as const);
+      },
+      maxBatch: 200,
+    });
     this.#cleanup =
       options.cleanup === false
         ? false
@@ -116,6 +132,7 @@ export class PgBus implements Bus {
       payload,
       source: this.#nodeIdentity,
       maxInlineBytes: this.#maxInlineBytes,
+      sendInline: opts?.tx === undefined ? (eventJson) => this.#inline.add(eventJson) : undefined,
     });
   }
 

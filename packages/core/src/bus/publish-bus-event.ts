@@ -14,6 +14,11 @@ export interface PublishBusEventOptions<P> {
   source?: string | undefined;
   /** Events whose JSON is larger go through cyclium_bus_events. Lowered only by tests. */
   maxInlineBytes?: number | undefined;
+  /**
+   * Sends an inline event's NOTIFY instead of a statement of its own (PgBus: the publishes of one
+   * event-loop turn share one statement). Not used when `db` is the caller's transaction.
+   */
+  sendInline?: ((eventJson: string) => Promise<unknown>) | undefined;
 }
 
 /**
@@ -27,7 +32,8 @@ export async function publishBusEvent<P>(options: PublishBusEventOptions<P>): Pr
   // Each event carries a fresh uuid, so PostgreSQL never folds two of them into one: it only
   // collapses identical (channel, payload) pairs sent by the same transaction.
   if (Buffer.byteLength(eventJson, "utf8") <= (options.maxInlineBytes ?? MAX_INLINE_EVENT_BYTES)) {
-    await notify({ db: options.db, channel: BUS_CHANNEL, payload: eventJson });
+    if (options.sendInline) await options.sendInline(eventJson);
+    else await notify({ db: options.db, channel: BUS_CHANNEL, payload: eventJson });
   } else {
     await storeBusEvent({ db: options.db, topic: options.topic, eventJson });
   }

@@ -8,7 +8,7 @@ import {
   type StartEpisodesOutcome,
 } from "../episodes/index";
 import type { Telemetry } from "../telemetry/index";
-import { MicroBatcher } from "./micro-batcher";
+import { MicroBatcher } from "../batching/micro-batcher";
 
 export interface BatchedEpisodeWritesOptions {
   db: Queryable;
