@@ -32,6 +32,32 @@ describe("MicroBatcher", () => {
     expect(batches).toEqual([[1], [2, 3, 4], [5]]);
   });
 
+  it("with maxInFlight 2, sends a second batch while the first is in flight, never a third", async () => {
+    let running = 0;
+    let most = 0;
+    const batches: number[][] = [];
+    const batcher = new MicroBatcher<number, number>({
+      run: async (items) => {
+        batches.push(items);
+        running += 1;
+        most = Math.max(most, running);
+        await sleep(20);
+        running -= 1;
+        return items;
+      },
+      maxInFlight: 2,
+    });
+    const first = batcher.add(1);
+    await sleep(5);
+    const second = batcher.add(2);
+    await sleep(5);
+    const third = [3, 4].map((n) => batcher.add(n));
+    expect(await Promise.all([first, second, ...third])).toEqual([1, 2, 3, 4]);
+    // 2 went out beside 1 at once; 3 and 4 waited for a free place and went together.
+    expect(batches).toEqual([[1], [2], [3, 4]]);
+    expect(most).toBe(2);
+  });
+
   it("rejects every caller of a failed batch and goes on with the next", async () => {
     let fail = true;
     const batcher = new MicroBatcher<number, number>({

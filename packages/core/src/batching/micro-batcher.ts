@@ -3,6 +3,13 @@ export interface MicroBatcherOptions<I, O> {
   run: (items: I[]) => Promise<O[]>;
   /** At most this many items per batch. */
   maxBatch?: number;
+  /**
+   * Batches in flight at once (default 1). With 2, what arrives while one batch is in flight goes
+   * out at once as a second statement instead of waiting a round trip for the first: for writes
+   * whose batches touch disjoint rows (each episode is in one batch), where waiting is pure
+   * latency. Batches in flight together may commit in either order.
+   */
+  maxInFlight?: number;
 }
 
 interface Pending<I, O> {
@@ -23,11 +30,13 @@ export class MicroBatcher<I, O> {
   readonly #maxBatch: number;
   #queue: Pending<I, O>[] = [];
   #scheduled = false;
-  #inFlight = false;
+  #inFlight = 0;
+  readonly #maxInFlight: number;
 
   constructor(options: MicroBatcherOptions<I, O>) {
     this.#run = options.run;
     this.#maxBatch = options.maxBatch ?? 500;
+    this.#maxInFlight = options.maxInFlight ?? 1;
   }
 
   add(item: I): Promise<O> {
@@ -38,7 +47,7 @@ export class MicroBatcher<I, O> {
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#inFlight) return;
+    if (this.#scheduled || this.#inFlight >= this.#maxInFlight) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -49,7 +58,7 @@ export class MicroBatcher<I, O> {
   async #flush(): Promise<void> {
     const batch = this.#queue.splice(0, this.#maxBatch);
     if (batch.length === 0) return;
-    this.#inFlight = true;
+    this.#inFlight += 1;
     try {
       const outputs = await this.#run(batch.map((pending) => pending.item));
       batch.forEach((pending, index) => {
@@ -60,7 +69,7 @@ export class MicroBatcher<I, O> {
     } catch (error) {
       for (const pending of batch) pending.reject(error);
     } finally {
-      this.#inFlight = false;
+      this.#inFlight -= 1;
       if (this.#queue.length > 0) this.#schedule();
     }
   }

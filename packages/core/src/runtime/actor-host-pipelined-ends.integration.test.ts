@@ -132,6 +132,7 @@ describe("pipelined ends", () => {
     const c = await fired(host, "piped");
     await vi.waitFor(() => expect(gated.started).toEqual([a]));
     const heldA = await holdEnd(a);
+    let heldB: { release: () => Promise<void> } | undefined;
     try {
       gated.open(a);
       await endStatementWaiting();
@@ -144,7 +145,9 @@ describe("pipelined ends", () => {
       expect(completedIds(events)).toEqual([]);
 
       // B returns while A's end is still in flight: one end in flight is the limit, so B keeps
-      // its slot and C waits.
+      // its slot and C waits. B's end is held too: it goes out beside A's (two end batches may be
+      // in flight) and would otherwise commit at once and free the slot.
+      heldB = await holdEnd(b);
       gated.open(b);
       await vi.waitFor(() => expect(gated.returned).toEqual([a, b]));
       await sleep(300);
@@ -155,6 +158,14 @@ describe("pipelined ends", () => {
       expect(completedIds(events)).toEqual([]);
     } finally {
       await heldA.release();
+      // A's end commits first, then B's: the completions are reported in that order.
+      try {
+        await vi.waitFor(async () => expect((await episode(a)).status).toBe("completed"), {
+          timeout: 10_000,
+        });
+      } finally {
+        await heldB?.release();
+      }
     }
     // Both ends commit, then C runs.
     await vi.waitFor(() => expect(gated.started).toEqual([a, b, c]));

@@ -42,8 +42,11 @@ export class BatchedEpisodeWrites {
 
   constructor(options: BatchedEpisodeWritesOptions) {
     this.#o = options;
-    this.#starts = new MicroBatcher({ run: (items) => this.#start(items) });
-    this.#ends = new MicroBatcher({ run: (items) => this.#end(items) });
+    // Two batches of each in flight: a slot freed while a batch commits sends its start at once
+    // instead of waiting a round trip. Each episode is in one batch, and live episodes never
+    // share a claim key (the live dedupe index), so batches in flight touch disjoint rows.
+    this.#starts = new MicroBatcher({ run: (items) => this.#start(items), maxInFlight: 2 });
+    this.#ends = new MicroBatcher({ run: (items) => this.#end(items), maxInFlight: 2 });
   }
 
   /** Claims and starts a pending episode (see startEpisodes). */
