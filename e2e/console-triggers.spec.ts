@@ -42,8 +42,12 @@ test("pausing a cron trigger stops its firings, resuming restarts them, both in 
   await expect(row).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => firingsOf(db, TRIGGER, ENV), { timeout: 20_000 }).toBeGreaterThan(0);
 
-  await row.getByTestId(`trigger-pause-${TRIGGER}`).click();
-  await row.getByTestId(`trigger-pause-${TRIGGER}`).click(); // "Pause on every node?"
+  const pause = row.getByTestId(`trigger-pause-${TRIGGER}`);
+  // The second click confirms only once the first has turned the button into the question (two
+  // clicks in a row while the live list re-rendered asked twice and paused nothing in a CI run).
+  await pause.click();
+  await expect(pause).toHaveText("Pause on every node?");
+  await pause.click();
   await expect(row).toContainText("paused");
   // A firing already running may still be recorded; after that, nothing for 3 cron windows.
   const settled = await firingsOf(db, TRIGGER, ENV);

@@ -102,6 +102,7 @@ test("an operator sets resource_monitor's limit on the worker, then clears all i
   const clearAll = page.getByTestId(`clear-node-${WORKER}`);
   await expect(clearAll).toContainText("Clear all 2 overrides");
   await clearAll.click();
+  await expect(clearAll).toContainText("Yes, clear all");
   await clearAll.click();
   await expect.poll(stored).toBeNull();
   await expect.poll(() => reportedOverrides(db)).toEqual({});
