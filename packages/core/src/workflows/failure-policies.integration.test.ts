@@ -164,11 +164,19 @@ describe("workflow failure policies", () => {
     expect(failed.steps.later).toMatchObject({ status: "cancelled" });
     const slowEpisode = failed.steps.slow?.episodeId;
     if (!slowEpisode) throw new Error("slow step had no episode");
-    const { rows } = await db.pool.query<{ status: string; error_class: string }>(
-      `SELECT status, error_class FROM cyclium_episodes WHERE id = $1`,
-      [slowEpisode],
+    // The engine commits the instance's failure first and cancels the running sibling right
+    // after (its episode is not in the instance's transaction), so the cancel may land a moment
+    // after the instance reads failed.
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ status: string; error_class: string }>(
+          `SELECT status, error_class FROM cyclium_episodes WHERE id = $1`,
+          [slowEpisode],
+        );
+        expect(rows[0]).toEqual({ status: "cancelled", error_class: "workflow_aborted" });
+      },
+      { timeout: 10_000, interval: 25 },
     );
-    expect(rows[0]).toEqual({ status: "cancelled", error_class: "workflow_aborted" });
     // The running strategy itself was stopped (its claim was failed under it).
     await vi.waitFor(() => expect(aborted.has(slowEpisode)).toBe(true), { timeout: 10_000 });
     const later = await db.pool.query(
