@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeWireMessage, encodeBatch, encodeRef, serializeEvent } from "./bus-wire-format";
+import { decodeWireMessage, encodeRef, serializeEvent } from "./bus-wire-format";
 import { createBusEvent } from "./create-bus-event";
 
 describe("bus wire format", () => {
@@ -20,24 +20,6 @@ describe("bus wire format", () => {
       ref: "7",
       topic: "t",
     });
-  });
-
-  it("decodes a batch of inline events in order; a batch of one is a plain event", () => {
-    const first = createBusEvent("episode.completed", { episodeId: "e1" }, "node-a");
-    const second = createBusEvent("episode.failed", { episodeId: "e2" }, "node-a");
-    expect(decodeWireMessage(encodeBatch([serializeEvent(first), serializeEvent(second)]))).toEqual(
-      { kind: "batch", events: [first, second] },
-    );
-    expect(decodeWireMessage(encodeBatch([serializeEvent(first)]))).toEqual({
-      kind: "inline",
-      event: first,
-    });
-    // A malformed element is skipped, not its neighbours.
-    expect(decodeWireMessage(`{"batch":[{"nope":1},${serializeEvent(second)}]}`)).toEqual({
-      kind: "batch",
-      events: [second],
-    });
-    expect(decodeWireMessage('{"batch":[]}')).toBeUndefined();
   });
 
   it("rejects notifications that are not bus messages instead of throwing", () => {

@@ -25,10 +25,7 @@ const ZWireRef = z.object({
 });
 
 export type WireMessage =
-  | { kind: "inline"; event: BusEvent }
-  | { kind: "ref"; ref: string; topic: string }
-  /** Inline events one statement sent in one NOTIFY (episode ends): `{"batch":[event,...]}`. */
-  | { kind: "batch"; events: BusEvent[] };
+  { kind: "inline"; event: BusEvent } | { kind: "ref"; ref: string; topic: string };
 
 /** JSON of the whole event; undefined payloads travel as null, like any other JSON hop. */
 export function serializeEvent(event: BusEvent): string {
@@ -37,18 +34,6 @@ export function serializeEvent(event: BusEvent): string {
 
 export function encodeRef(ref: string, topic: string): string {
   return JSON.stringify({ ref, topic });
-}
-
-/** The bytes a batch of these serialized events takes on the wire (see encodeBatch). */
-export const BATCH_OVERHEAD_BYTES = '{"batch":[]}'.length;
-
-/**
- * Serialized events as one NOTIFY payload: one event alone stays a plain inline event (what a
- * listener of an earlier release understands), several become `{"batch":[...]}`. The caller keeps
- * the result under MAX_INLINE_EVENT_BYTES (BATCH_OVERHEAD_BYTES + the events + a comma between).
- */
-export function encodeBatch(eventJsons: readonly string[]): string {
-  return eventJsons.length === 1 ? (eventJsons[0] ?? "") : `{"batch":[${eventJsons.join(",")}]}`;
 }
 
 /**
@@ -67,13 +52,6 @@ export function decodeWireMessage(text: string): WireMessage | undefined {
   if (typeof raw === "object" && raw !== null && "ref" in raw) {
     const ref = ZWireRef.safeParse(raw);
     if (ref.success) return { kind: "ref", ref: ref.data.ref, topic: ref.data.topic };
-  }
-  if (typeof raw === "object" && raw !== null && "batch" in raw && Array.isArray(raw.batch)) {
-    // Each element is checked on its own: one malformed event does not drop its neighbours.
-    const events = (raw.batch as unknown[])
-      .map(parseEvent)
-      .filter((event): event is BusEvent => event !== undefined);
-    return events.length === 0 ? undefined : { kind: "batch", events };
   }
   const event = parseEvent(raw);
   return event === undefined ? undefined : { kind: "inline", event };

@@ -186,16 +186,6 @@ export class PgBus implements Bus {
       );
       return;
     }
-    // One NOTIFY for a statement's events (a batch of episode ends): delivered one by one, in
-    // order, exactly as if each had come alone.
-    if (message.kind === "batch") {
-      for (const event of message.events) this.#deliver({ kind: "inline", event });
-      return;
-    }
-    this.#deliver(message);
-  }
-
-  #deliver(message: Exclude<WireMessage, { kind: "batch" }>): void {
     const topic = message.kind === "inline" ? message.event.topic : message.topic;
     // Nothing here listens to this topic: skip it, and above all skip loading a stored event.
     if (!this.#registry.hasSubscribers(topic)) return;
@@ -218,7 +208,7 @@ export class PgBus implements Bus {
       });
   }
 
-  async #resolve(message: Exclude<WireMessage, { kind: "batch" }>): Promise<BusEvent | undefined> {
+  async #resolve(message: WireMessage): Promise<BusEvent | undefined> {
     if (message.kind === "inline") return message.event;
     for (let attempt = 1; attempt <= LOAD_ATTEMPTS; attempt += 1) {
       try {

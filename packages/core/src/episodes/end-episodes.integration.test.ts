@@ -1,7 +1,9 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BUS_CHANNEL, PgBus, type BusEvent } from "../bus/index";
+import { decodeWireMessage } from "../bus/bus-wire-format";
+import { spyQueryable } from "../db/testing/index";
 import type { ClaimFence } from "../claims/index";
 import { createEpisode } from "./create-episode";
 import { endEpisodes, type EpisodeEnd } from "./end-episodes";
@@ -199,10 +201,14 @@ describe("endEpisodes", () => {
     });
   });
 
-  it("sends a batch's bus events in one NOTIFY each chunk, and the bus fans them out once per episode", async () => {
+  it("sends a batch's bus events in its one statement as one plain notification per event, in order, each once", async () => {
+    // The receiving node: a bus on its own connection.
     const bus = await PgBus.start({ db: db.pool, connection: db.url, cleanup: false });
     const delivered: BusEvent[] = [];
     bus.subscribe("episode.completed", (event) => void delivered.push(event));
+    const markers: BusEvent[] = [];
+    bus.subscribe("test.marker", (event) => void markers.push(event));
+    // A bare LISTEN on a third connection: what a node of an earlier release sees on the wire.
     const raw = new pg.Client({ connectionString: db.url });
     await raw.connect();
     const notifications: string[] = [];
@@ -210,8 +216,8 @@ describe("endEpisodes", () => {
     await raw.query(`LISTEN ${BUS_CHANNEL}`);
     try {
       const episodes = await Promise.all(Array.from({ length: 30 }, () => runningEpisode()));
-      // The last one is a zombie's: fenced, so its event must not go out.
-      const zombie = episodes[29]!;
+      // One in the middle is a zombie's: fenced, so its event must not go out.
+      const zombie = episodes[17]!;
       await db.pool.query(
         "UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1 WHERE dedupe_key = $1",
         [zombie.fence.dedupeKey],
@@ -221,25 +227,32 @@ describe("endEpisodes", () => {
         if (notify === undefined) throw new Error("no inline notification");
         return end(episode, { notify });
       });
-      const outcomes = await endEpisodes({ node: "n1", ends }, db.pool);
+      const spy = spyQueryable(db.pool);
+      const outcomes = await endEpisodes({ node: "n1", ends }, spy);
+      expect(spy.calls).toHaveLength(1);
       expect(outcomes.filter((outcome) => outcome.kind === "ended")).toHaveLength(29);
 
-      const ended = episodes.slice(0, 29).map((episode) => episode.id);
-      await expect
-        .poll(() => delivered.map((event) => (event.payload as { episodeId: string }).episodeId))
-        .toEqual(ended);
-      // Far fewer notifications than events, each under PostgreSQL's limit.
-      const eventsIn = (payload: string) => {
-        const parsed = JSON.parse(payload) as { batch?: unknown[] };
-        return parsed.batch?.length ?? 1;
-      };
-      await expect
-        .poll(() => notifications.reduce((sum, payload) => sum + eventsIn(payload), 0))
-        .toBe(29);
-      expect(notifications.length).toBeLessThan(29);
-      for (const payload of notifications) {
-        expect(Buffer.byteLength(payload, "utf8")).toBeLessThan(8000);
-      }
+      // Notifications arrive in commit order: once the marker is in, every event the end
+      // statement sent has arrived too, and nothing more of it will.
+      const marker = await bus.publish("test.marker", {});
+      await vi.waitFor(() => expect(markers.map((event) => event.id)).toContain(marker.id), {
+        timeout: 20_000,
+      });
+      await vi.waitFor(() => expect(notifications.join("")).toContain(marker.id), {
+        timeout: 20_000,
+      });
+
+      const ended = episodes.filter((episode) => episode !== zombie).map((episode) => episode.id);
+      const episodeIdOf = (event: BusEvent) => (event.payload as { episodeId: string }).episodeId;
+      expect(delivered.map(episodeIdOf)).toEqual(ended);
+      // On the wire: one notification per event, each a plain inline event, in the batch's order.
+      const onWire = notifications.slice(0, -1).map((payload) => {
+        const message = decodeWireMessage(payload);
+        if (message?.kind !== "inline") throw new Error(`not a plain bus event: ${payload}`);
+        return message.event;
+      });
+      expect(onWire.map(episodeIdOf)).toEqual(ended);
+      expect(onWire.map((event) => event.id)).toEqual(delivered.map((event) => event.id));
       expect(notifications.join("")).not.toContain(zombie.id);
     } finally {
       await raw.end();

@@ -1,5 +1,4 @@
 import type { ClaimFence } from "../claims/index";
-import { BATCH_OVERHEAD_BYTES, BUS_CHANNEL, MAX_INLINE_EVENT_BYTES } from "../bus/bus-wire-format";
 import type { Queryable } from "../db/index";
 import type { Episode, EpisodeRow } from "./episode-row";
 import type { JournalStep } from "./journal-step";
@@ -22,7 +21,10 @@ export interface EpisodeEnd {
   };
   /** The trigger request this node dispatched the episode from: marked completed with it. */
   triggerRequestId?: string;
-  /** A bus NOTIFY sent (on commit) when the episode really ends: the episode event. */
+  /**
+   * A NOTIFY sent (on commit) when the episode really ends: the episode event, as the bus's
+   * inlineNotification built it (under the NOTIFY limit; a larger event is published after).
+   */
   notify?: { channel: string; payload: string };
 }
 
@@ -77,7 +79,7 @@ function endedColumns(alias: string): string {
 /**
  * Ends many episodes in one statement, each fenced on its claim attempt (FOR SHARE, as the
  * one-episode writes do): the final step-journal entry and its usage, the final status, the claim
- * marked `done`, the trigger request marked `completed` and the episode event's NOTIFY, all in one
+ * marked `done`, the trigger request marked `completed` and the episode events' NOTIFYs, all in one
  * commit. One episode at a time this took 5 round trips and 3 commits (a transaction for step,
  * status and event, then the claim, then the request); a batch of 24 now takes 1 and 1.
  *
@@ -93,12 +95,12 @@ WITH input AS (
   SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::jsonb[],
                        $8::text[], $9::text[], $10::int[], $11::int[], $12::text[], $13::jsonb[],
                        $14::int[], $15::int[], $16::int[], $17::bigint[], $18::text[], $19::text[],
-                       $20::text[], $21::int[])
+                       $20::text[])
     WITH ORDINALITY
     AS t(episode_id, claim_key, claim_owner, claim_attempt, status, result,
          error_class, error_message, journal_attempt, step_no, outcome, data,
          turns, tokens, duration_ms, request_id, notify_channel, notify_payload, error_stack,
-         notify_chunk, ord)
+         ord)
 ),
 held AS (
   SELECT i.episode_id
@@ -172,18 +174,17 @@ completed AS (
      AND r.id = f.request_id AND r.status = 'claimed' AND r.claimed_by = $1
   RETURNING r.id
 ),
--- One NOTIFY per chunk of bus events (the bus's batch form, see encodeBatch; a chunk of one is a
--- plain event), one per payload on any other channel (no chunk).
+-- One notification per ended episode, each the plain event a publish sends (every node, of this
+-- release or an earlier one, reads it), in the batch's order: the subquery's ORDER BY keeps it from
+-- being flattened, so the aggregate calls pg_notify row by row in that order. Still one statement
+-- and one commit for the batch, as PgBus's publishes of one turn (notifyMany); PostgreSQL delivers
+-- a transaction's notifications together, so each listener is woken once for them.
 notified AS (
-  SELECT pg_notify(n.channel,
-           CASE WHEN n.events = 1 THEN n.first
-                ELSE '{"batch":[' || n.joined || ']}' END)
-    FROM (SELECT f.notify_channel AS channel, count(*) AS events,
-                 min(f.notify_payload) AS first,
-                 string_agg(f.notify_payload, ',' ORDER BY f.ord) AS joined
+  SELECT count(pg_notify(n.notify_channel, n.notify_payload)) AS sent
+    FROM (SELECT f.notify_channel, f.notify_payload
             FROM fence f JOIN ended x ON x.id = f.episode_id
            WHERE f.notify_channel IS NOT NULL
-           GROUP BY f.notify_channel, COALESCE(f.notify_chunk::bigint, -f.ord)) n
+           ORDER BY f.ord) n
 ),
 echoed AS (
   SELECT ${endedColumns("e")}
@@ -194,7 +195,7 @@ echoed AS (
 SELECT i.episode_id::text AS input_id,
        (f.episode_id IS NOT NULL OR a.episode_id IS NOT NULL) AS held,
        (a.episode_id IS NOT NULL) AS already_ended,
-       (SELECT count(*) FROM notified) AS notified,
+       (SELECT sent FROM notified) AS notified,
        mine.*
   FROM input i
   LEFT JOIN fence f ON f.episode_id = i.episode_id
@@ -253,7 +254,6 @@ export async function endEpisodes(
     column((e) => e.notify?.channel ?? null),
     column((e) => e.notify?.payload ?? null),
     column((e) => e.errorStack ?? null),
-    notifyChunks(ends),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return ends.map(({ episodeId }): EndEpisodesOutcome => {
@@ -264,30 +264,5 @@ export async function endEpisodes(
     return row.already_ended
       ? { kind: "ended", episode, alreadyEnded: true }
       : { kind: "ended", episode };
-  });
-}
-
-/**
- * The NOTIFY each end's bus event shares: consecutive bus events are packed into chunks that
- * stay under MAX_INLINE_EVENT_BYTES even if every one of them ends (those that do not end are
- * left out, which only shortens a chunk). Other channels' payloads get no chunk: one NOTIFY each.
- * A batch of 24 one-step episodes (events of ~350 bytes) then sends 1-2 notifications instead of
- * 24, and each listener parses 1-2 messages.
- */
-function notifyChunks(ends: readonly EpisodeEnd[]): (number | null)[] {
-  let chunk = 0;
-  let bytes = BATCH_OVERHEAD_BYTES;
-  let events = 0;
-  return ends.map((end) => {
-    if (end.notify?.channel !== BUS_CHANNEL) return null;
-    const size = Buffer.byteLength(end.notify.payload, "utf8") + 1;
-    if (events > 0 && bytes + size > MAX_INLINE_EVENT_BYTES) {
-      chunk += 1;
-      bytes = BATCH_OVERHEAD_BYTES;
-      events = 0;
-    }
-    bytes += size;
-    events += 1;
-    return chunk;
   });
 }
