@@ -1,4 +1,10 @@
 import type { Queryable } from "../db/index";
+import {
+  lapsedClaimSql,
+  liveClaimSql,
+  stealClaimSetSql,
+  takeClaimsSql,
+} from "./claim-take-over-sql";
 
 export interface AcquireClaimRow {
   attempt: number;
@@ -18,6 +24,8 @@ export interface AcquireClaimRow {
  * Reading the old state in a plain CTE or RETURNING subselect would instead see the statement's
  * snapshot, which can be older than the row the upsert actually locked and changed.
  * `attempt` grows on every take-over; lease times use the database clock (`now()`) only.
+ * The take-over rules themselves (the steal's SET, the upsert, lapsed and live) are the fragments
+ * of claim-take-over-sql.ts, shared with acquire-claims.ts and episodes/start-episodes.ts.
  *
  * The second NOT EXISTS answers the common busy case (a live claim held elsewhere, which N-1
  * nodes hit for every event) from the snapshot, without locking the row: ON CONFLICT DO UPDATE
@@ -33,32 +41,21 @@ export interface AcquireClaimRow {
 const SQL = `
 WITH stolen AS (
   UPDATE cyclium_work_claims
-     SET owner_node = $2,
-         lease_until = now() + make_interval(secs => $3),
-         attempt = attempt + 1,
-         steals = steals + 1,
-         error_detail = NULL,
-         updated_at = now()
+     SET ${stealClaimSetSql({ owner: "$2", leaseSeconds: "$3" })}
    WHERE dedupe_key = $1
-     AND state = 'claimed'
-     AND lease_until < now()
+     AND ${lapsedClaimSql()}
   RETURNING attempt
 ),
 taken AS (
-  INSERT INTO cyclium_work_claims AS c (dedupe_key, state, owner_node, lease_until)
-  SELECT $1, 'claimed', $2, now() + make_interval(secs => $3)
-   WHERE NOT EXISTS (SELECT 1 FROM stolen)
+  ${takeClaimsSql({
+    key: "$1",
+    owner: "$2",
+    leaseSeconds: "$3",
+    source: `WHERE NOT EXISTS (SELECT 1 FROM stolen)
      AND NOT EXISTS (
            SELECT 1 FROM cyclium_work_claims
-            WHERE dedupe_key = $1 AND state = 'claimed' AND lease_until >= now())
-  ON CONFLICT (dedupe_key) DO UPDATE
-     SET state = 'claimed',
-         owner_node = EXCLUDED.owner_node,
-         lease_until = EXCLUDED.lease_until,
-         attempt = c.attempt + 1,
-         error_detail = NULL,
-         updated_at = now()
-   WHERE c.state IN ('done', 'failed', 'expired')
+            WHERE dedupe_key = $1 AND ${liveClaimSql()})`,
+  })}
   RETURNING c.attempt, (c.xmax = 0) AS inserted
 )
 SELECT attempt, true AS stolen, false AS inserted FROM stolen

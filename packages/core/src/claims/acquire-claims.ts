@@ -1,4 +1,10 @@
 import type { Queryable } from "../db/index";
+import {
+  lapsedClaimSql,
+  liveClaimSql,
+  stealClaimSetSql,
+  takeClaimsSql,
+} from "./claim-take-over-sql";
 
 export interface AcquireClaimsRow {
   dedupe_key: string;
@@ -20,51 +26,39 @@ export interface AcquireClaimsRow {
  * two batches with overlapping keys queue instead of deadlocking. Tables are reached by
  * `= ANY` of the batch's keys, as in start-episodes.ts: a per-key NOT EXISTS was planned as a
  * sequential scan there. Keys must be distinct (the caller answers repeats busy).
+ * The rules' SQL is claim-take-over-sql.ts's, as acquireClaim's is.
  */
 const SQL = `
 WITH lapsed AS (
   SELECT dedupe_key FROM cyclium_work_claims
    WHERE dedupe_key = ANY($1::text[])
-     AND state = 'claimed'
-     AND lease_until < now()
+     AND ${lapsedClaimSql()}
    ORDER BY dedupe_key
      FOR UPDATE
 ),
 stolen AS (
   UPDATE cyclium_work_claims c
-     SET owner_node = $2,
-         lease_until = now() + make_interval(secs => $3),
-         attempt = c.attempt + 1,
-         steals = c.steals + 1,
-         error_detail = NULL,
-         updated_at = now()
+     SET ${stealClaimSetSql({ alias: "c", owner: "$2", leaseSeconds: "$3" })}
     FROM lapsed l
    WHERE c.dedupe_key = l.dedupe_key
-     AND c.state = 'claimed'
-     AND c.lease_until < now()
+     AND ${lapsedClaimSql("c")}
   RETURNING c.dedupe_key, c.attempt
 ),
 live AS (
   SELECT dedupe_key FROM cyclium_work_claims
    WHERE dedupe_key = ANY($1::text[])
-     AND state = 'claimed'
-     AND lease_until >= now()
+     AND ${liveClaimSql()}
 ),
 taken AS (
-  INSERT INTO cyclium_work_claims AS c (dedupe_key, state, owner_node, lease_until)
-  SELECT k.dedupe_key, 'claimed', $2, now() + make_interval(secs => $3)
-    FROM unnest($1::text[]) AS k(dedupe_key)
+  ${takeClaimsSql({
+    key: "k.dedupe_key",
+    owner: "$2",
+    leaseSeconds: "$3",
+    source: `FROM unnest($1::text[]) AS k(dedupe_key)
    WHERE k.dedupe_key NOT IN (SELECT dedupe_key FROM stolen)
      AND k.dedupe_key NOT IN (SELECT dedupe_key FROM live)
-   ORDER BY k.dedupe_key
-  ON CONFLICT (dedupe_key) DO UPDATE
-     SET state = 'claimed',
-         owner_node = EXCLUDED.owner_node,
-         lease_until = EXCLUDED.lease_until,
-         attempt = c.attempt + 1,
-         error_detail = NULL,
-         updated_at = now()
-   WHERE c.state IN ('done', 'failed', 'expired')
+   ORDER BY k.dedupe_key`,
+  })}
   RETURNING c.dedupe_key, c.attempt
 )
 SELECT dedupe_key, attempt, true AS stolen FROM stolen

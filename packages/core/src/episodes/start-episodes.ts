@@ -1,3 +1,4 @@
+import { takeClaimsSql } from "../claims/claim-take-over-sql";
 import type { Queryable } from "../db/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "./episode-row";
 
@@ -45,6 +46,8 @@ export type StartEpisodesOutcome =
  * take-over takes the one-episode acquire, which the caller falls back to (`contended`). Such
  * claims are rare on this path (a dispatched episode's claim is normally new), so the common case
  * pays 1 commit per batch instead of 2 per episode: with 24 episodes per batch, 0.08 instead of 2.
+ * The upsert is acquireClaim's take-over arm (`takeClaimsSql`, claims/claim-take-over-sql.ts);
+ * `held` is where this statement differs on purpose: any `claimed` claim, not only a live one.
  *
  * The busy test reads the snapshot (as acquireClaim's does) so that it never locks a held row;
  * the upsert re-checks under the row lock. ORDER BY claim_key takes the row locks in one order,
@@ -67,19 +70,14 @@ held AS (
    WHERE w.dedupe_key = ANY($4::text[]) AND w.state = 'claimed'
 ),
 claimed AS (
-  INSERT INTO cyclium_work_claims AS c (dedupe_key, state, owner_node, lease_until)
-  SELECT s.claim_key, 'claimed', $1, now() + make_interval(secs => $2)
-    FROM startable s
+  ${takeClaimsSql({
+    key: "s.claim_key",
+    owner: "$1",
+    leaseSeconds: "$2",
+    source: `FROM startable s
    WHERE s.claim_key NOT IN (SELECT dedupe_key FROM held)
-   ORDER BY s.claim_key
-  ON CONFLICT (dedupe_key) DO UPDATE
-     SET state = 'claimed',
-         owner_node = EXCLUDED.owner_node,
-         lease_until = EXCLUDED.lease_until,
-         attempt = c.attempt + 1,
-         error_detail = NULL,
-         updated_at = now()
-   WHERE c.state IN ('done', 'failed', 'expired')
+   ORDER BY s.claim_key`,
+  })}
   RETURNING c.dedupe_key, c.attempt
 ),
 started AS (
