@@ -1,12 +1,12 @@
 // Public face of the execution runtime: the per-node ActorHost (queues, concurrency, fire), the
 // local runner and its step loop, and the episode events they publish.
-export {
-  ActorHost,
-  type ActorHostOptions,
-  type EnqueueOptions,
-  type EnqueueResult,
-  type QueueResult,
-} from "./actor-host";
+export { ActorHost } from "./actor-host";
+export type {
+  ActorHostOptions,
+  EnqueueOptions,
+  EnqueueResult,
+  QueueResult,
+} from "./actor-host-options";
 export {
   DEFAULT_LOCAL_QUEUE_LIMIT,
   DEFAULT_QUEUE_RECONCILE_MS,

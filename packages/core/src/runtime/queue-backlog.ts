@@ -162,6 +162,28 @@ export class QueueBacklog {
     return count;
   }
 
+  /**
+   * Restarted episodes whose rows already name this node as their queue's owner (the sweep
+   * stamped them in its transaction). Those whose actor may run here join its queue through the
+   * table, oldest first; the rest go to the cluster as trigger requests.
+   */
+  async takeOwned(episodes: readonly { id: string; actorId: string }[]): Promise<void> {
+    const byActor = new Map<string, string[]>();
+    for (const episode of episodes) {
+      byActor.set(episode.actorId, [...(byActor.get(episode.actorId) ?? []), episode.id]);
+    }
+    const elsewhere: string[] = [];
+    for (const [actorId, ids] of byActor) {
+      if (!this.#o.host.canRun(actorId)) {
+        elsewhere.push(...ids);
+        continue;
+      }
+      this.noteSpilled(actorId, ids.length);
+      await this.refill(actorId);
+    }
+    if (elsewhere.length > 0) await this.deferOwned({ episodeIds: elsewhere });
+  }
+
   async #reconcileOnce(): Promise<void> {
     const { db, nodeIdentity, host, scope, logger, telemetry } = this.#o;
     host.dropUnrunnable();
