@@ -1,5 +1,6 @@
 import type { Episode } from "../episodes/index";
 import type { EpisodeRunResult } from "./episode-run-result";
+import { StartAheadEstimate, type SlotGate } from "./start-ahead";
 
 /** How a queued episode ended up, from the host's point of view. */
 export type QueuedEpisodeResult =
@@ -34,7 +35,10 @@ export interface QueuedEpisode {
 export class ActorQueue {
   running = 0;
   ending = 0;
-  /** Ids of the episodes started from this queue and not ended yet (running or ending). */
+  /** Episodes started ahead of a free slot, oldest first, each waiting for a slot. */
+  readonly ahead: SlotGate[] = [];
+  readonly estimate = new StartAheadEstimate();
+  /** Ids of the episodes started from this queue and not ended yet (ahead, running or ending). */
   readonly runningIds = new Set<string>();
   #waiting: QueuedEpisode[] = [];
 

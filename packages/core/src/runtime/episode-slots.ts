@@ -1,8 +1,10 @@
+import { performance } from "node:perf_hooks";
 import { ActorQueue, type QueuedEpisode, type QueuedEpisodeResult } from "./actor-queue";
 import type { LocalRunner } from "./local-runner";
+import { SlotGate, type SlotAnswer } from "./start-ahead";
 
 export interface EpisodeSlotsOptions {
-  runner: LocalRunner;
+  runner: Pick<LocalRunner, "run">;
   /** The actor's current limit (a dynamic actor's may change while it runs). */
   maxConcurrent: (actorId: string) => number;
   /** While true no queued episode starts (the node is stopping). */
@@ -44,8 +46,18 @@ export class EpisodeSlots {
     return this.#queues.get(actorId)?.ending ?? 0;
   }
 
+  /**
+   * The actor's episodes here waiting for a slot: queued, or started ahead (their strategy waits;
+   * they take the queue's room, not a slot).
+   */
   queuedCount(actorId: string): number {
-    return this.#queues.get(actorId)?.length ?? 0;
+    const queue = this.#queues.get(actorId);
+    return queue === undefined ? 0 : queue.length + queue.ahead.length;
+  }
+
+  /** The actor's episodes started ahead of a free slot here (claimed, `running`, waiting). */
+  startedAheadCount(actorId: string): number {
+    return this.#queues.get(actorId)?.ahead.length ?? 0;
   }
 
   /** Queues an episode and starts what the actor's free slots allow. */
@@ -74,8 +86,15 @@ export class EpisodeSlots {
     return this.#queues.get(actorId)?.shedOldest();
   }
 
-  /** Empties every queue (the node is stopping); running episodes are not affected. */
+  /**
+   * Empties every queue (the node is stopping); running episodes are not affected. Episodes
+   * started ahead and still waiting for a slot will not get one: they stay `running` for
+   * recovery, as the drain leaves a running episode between two steps.
+   */
   takeAllQueued(): QueuedEpisode[] {
+    for (const queue of this.#queues.values()) {
+      for (const gate of queue.ahead.splice(0)) gate.interrupt();
+    }
     return [...this.#queues.values()].flatMap((queue) => queue.takeAll());
   }
 
@@ -121,22 +140,59 @@ export class EpisodeSlots {
     return queue;
   }
 
+  /**
+   * Free slots go first to the episodes started ahead (oldest first), then to queued episodes;
+   * then as many queued episodes as the actor's estimate allows are started ahead.
+   */
   #pump(actorId: string): void {
     const queue = this.#queues.get(actorId);
     if (queue === undefined) return;
     const max = this.#o.maxConcurrent(actorId);
-    while (!this.#o.isDraining() && queue.running < max) {
+    if (this.#o.isDraining()) return;
+    while (queue.running < max) {
+      const gate = queue.ahead.shift();
+      if (gate === undefined) break;
+      queue.running += 1;
+      gate.grant();
+    }
+    while (queue.running < max) {
       const entry = queue.shift();
       if (entry === undefined) return;
-      this.#start(actorId, queue, entry);
+      this.#start(actorId, queue, entry, undefined);
+    }
+    while (queue.ahead.length < queue.estimate.aheadFor(max)) {
+      const entry = queue.shift();
+      if (entry === undefined) return;
+      const gate = new SlotGate();
+      queue.ahead.push(gate);
+      this.#start(actorId, queue, entry, gate);
     }
   }
 
-  #start(actorId: string, queue: ActorQueue, entry: QueuedEpisode): void {
-    queue.running += 1;
+  /** `gate`: started ahead of a free slot; its strategy waits for the gate's grant. */
+  #start(
+    actorId: string,
+    queue: ActorQueue,
+    entry: QueuedEpisode,
+    gate: SlotGate | undefined,
+  ): void {
+    if (gate === undefined) queue.running += 1;
     queue.runningIds.add(entry.episode.id);
+    const askedAt = performance.now();
+    let strategyAt: number | undefined;
     let ending = false;
+    const running = (answer: SlotAnswer): SlotAnswer => {
+      if (answer === "run") strategyAt = performance.now();
+      return answer;
+    };
+    // Answered at once when the episode holds a slot (no promise, no wait on the claim's signal).
+    const beforeStrategy = (): SlotAnswer | Promise<SlotAnswer> => {
+      queue.estimate.noteStart(performance.now() - askedAt);
+      if (gate === undefined || gate.granted) return running("run");
+      return gate.wait().then(running);
+    };
     const strategyReturned = () => {
+      if (strategyAt !== undefined) queue.estimate.noteRun(performance.now() - strategyAt);
       // At most maxConcurrent ends in flight per actor: past that, the slot is kept until the
       // end commits, as before pipelining.
       if (ending || queue.ending >= this.#o.maxConcurrent(actorId)) return;
@@ -152,11 +208,17 @@ export class EpisodeSlots {
         ...(entry.triggerRequestId === undefined
           ? {}
           : { triggerRequestId: entry.triggerRequestId }),
+        beforeStrategy,
         onStrategyReturned: strategyReturned,
       })
       .catch((error: unknown): QueuedEpisodeResult => ({ kind: "error", error }))
       .then((result) => {
-        if (ending) queue.ending -= 1;
+        if (gate !== undefined && !gate.granted) {
+          // Started ahead and never given a slot (not startable, or the node stopped): it held
+          // none.
+          const waiting = queue.ahead.indexOf(gate);
+          if (waiting >= 0) queue.ahead.splice(waiting, 1);
+        } else if (ending) queue.ending -= 1;
         else queue.running -= 1;
         queue.runningIds.delete(entry.episode.id);
         entry.settle(result);

@@ -23,6 +23,7 @@ import { EpisodeTrace } from "./episode-trace";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
+import type { SlotAnswer } from "./start-ahead";
 import { retryTransient, type RetriedWrite, type WriteRetryOptions } from "./write-retry";
 
 export interface LocalRunnerOptions {
@@ -53,6 +54,12 @@ export interface RunEpisodeOptions {
    * run still settles only after the end has committed (or failed, leaving it to recovery).
    */
   onStrategyReturned?: () => void;
+  /**
+   * Called once the episode has started (claim taken, row `running`) and before its strategy
+   * runs: the strategy waits for `run`. EpisodeSlots starts episodes ahead of a free slot and
+   * answers when one frees; `stopping` leaves the episode `running` for recovery, as a drain does.
+   */
+  beforeStrategy?: () => SlotAnswer | Promise<SlotAnswer>;
 }
 
 export type { EpisodeRunResult };
@@ -269,6 +276,12 @@ export class LocalRunner {
     runOptions: TracedRun,
   ): Promise<EpisodeRunResult> {
     const { db, nodeIdentity, telemetry, logger } = this.options;
+    if (runOptions.beforeStrategy !== undefined) {
+      const asked = runOptions.beforeStrategy();
+      const answer = typeof asked === "string" ? asked : await untilAborted(asked, claimed.signal);
+      if (answer === "aborted") throw new LeftRunning("aborted");
+      if (answer === "stopping") throw new LeftRunning("interrupted");
+    }
     runOptions.trace.claimed(claimed.attempt);
     const fence = claimed.fence;
     const meta = {
@@ -347,5 +360,23 @@ export class LocalRunner {
         return result;
       }
     }
+  }
+}
+
+/** `answer`, or `aborted` as soon as `signal` aborts (the claim was lost, or the node hard-stops). */
+async function untilAborted(
+  answer: Promise<SlotAnswer>,
+  signal: AbortSignal,
+): Promise<SlotAnswer | "aborted"> {
+  if (signal.aborted) return "aborted";
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([answer, aborted]);
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
   }
 }
