@@ -1,23 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import type pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { MemoryBus, type BusEvent } from "../bus/index";
-import { createHostFixture } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
 
-let db: TestDatabase;
-const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
+const { db, startHost, actor, episode, fired, settled } = useHostSuite();
 
 /** A one-step strategy that counts how many of its runs overlap, each waiting `input.ms`. */
 function overlapCounter() {

@@ -1,20 +1,9 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Strategy } from "../actors/index";
-import { createHostFixture, stepsStrategy } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
+import { stepsStrategy } from "./testing/index";
 
-let db: TestDatabase;
-const { startHost, actor, episode, fired, stepCount, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
+const { db, startHost, actor, episode, fired, stepCount } = useHostSuite();
 
 describe("losing the claim", () => {
   it("aborts ctx.signal mid-step and leaves the episode alone when the claim is stolen", async () => {

@@ -1,20 +1,9 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fail, type Strategy } from "../actors/index";
-import { createHostFixture, stepsStrategy, throwingStrategy } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
+import { stepsStrategy, throwingStrategy } from "./testing/index";
 
-let db: TestDatabase;
-const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
+const { db, startHost, actor, episode, fired, settled } = useHostSuite();
 
 describe("ActorHost with the local runner", () => {
   it("runs pending -> running -> completed, journaling every step with its usage under the claim", async () => {

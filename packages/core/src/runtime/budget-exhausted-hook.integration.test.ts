@@ -1,23 +1,11 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { next, type Strategy } from "../actors/index";
-import { createHostFixture } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
 
 // SPEC 12 budget accounting: usage on the episode, checked before every step; the optional
 // onBudgetExhausted hook may end gracefully for turns and tokens, never for wall time.
-let db: TestDatabase;
-const { startHost, actor, fired, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
+const { startHost, actor, fired, settled } = useHostSuite();
 
 const offered: string[] = [];
 const endless = (stepMs: number): Strategy<unknown, { steps: number }> => ({

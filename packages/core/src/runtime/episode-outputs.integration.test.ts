@@ -1,24 +1,12 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { claimKeyOf } from "../claims/index";
 import { listEpisodeOutputs, writeOutput, type WriteOutputResult } from "../outputs/index";
-import { createHostFixture } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
 
 // Issue 20, the output router: ctx.output writes once per key, fenced by the claim's attempt.
-let db: TestDatabase;
-const { startHost, actor, settled, fired, stopAll } = createHostFixture(() => db.pool);
+const { db, startHost, actor, settled, fired } = useHostSuite();
 const results = new Map<string, Record<string, WriteOutputResult>>();
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
 
 /** Writes `report:{id}` and a derived output; with `{ steal: true }` a thief takes the claim. */
 const writing: Strategy<unknown, { steal: boolean }> = {

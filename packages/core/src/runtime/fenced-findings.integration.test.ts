@@ -1,23 +1,11 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import type { FencedFindingResult } from "./fenced-findings";
-import { createHostFixture } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
 
 // SPEC 12, "fence before side effects": findings and results land only while the claim is held.
-let db: TestDatabase;
-const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
+const { db, startHost, actor, episode, fired, settled } = useHostSuite();
 const results = new Map<string, FencedFindingResult>();
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
 
 /** Raises a finding; with `{ steal: true }` another node takes the claim over just before. */
 const raising: Strategy<unknown, { steal: boolean }> = {

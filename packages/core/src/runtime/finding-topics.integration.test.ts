@@ -1,40 +1,14 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
-import { ALL_TOPICS, MemoryBus, type BusEvent } from "../bus/index";
 import { PostgresWorkClaims } from "../claims/index";
 import { raiseFinding, sweepExpiredFindings } from "../findings/index";
-import { silentLogger, Telemetry, type TelemetryEvent } from "../telemetry/index";
-import { createHostFixture } from "./testing/index";
+import { silentLogger } from "../telemetry/index";
+import { useHostSuite } from "./testing/host-suite";
+import { recordTopics } from "./testing/topic-recorder";
 
 // Issue 20: finding.raised / finding.cleared (the runner's fenced writes) and finding.expired
 // (the expiry sweep), each published on the bus and emitted as telemetry once per occurrence.
-let db: TestDatabase;
-const { startHost, actor, fired, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
-
-function recorder() {
-  const bus = new MemoryBus();
-  const telemetry = new Telemetry();
-  const topics: BusEvent[] = [];
-  const events: TelemetryEvent[] = [];
-  bus.subscribe(ALL_TOPICS, (event) => void topics.push(event));
-  telemetry.subscribe((event) => events.push(event));
-  const count = (topic: string) => ({
-    bus: topics.filter((event) => event.topic === topic).length,
-    telemetry: events.filter((event) => event.name === `cyclium.${topic}`).length,
-  });
-  return { bus, telemetry, topics, count };
-}
+const { db, startHost, actor, fired, settled } = useHostSuite();
 
 interface FindingInput {
   key: string;
@@ -61,7 +35,7 @@ const findingStrategy: Strategy<unknown, FindingInput> = {
 
 describe("finding lifecycle topics (issue 20)", () => {
   it("raised once per raise, cleared once per clear, nothing for a fenced write", async () => {
-    const seen = recorder();
+    const seen = recordTopics();
     const { host } = startHost([actor("finder", findingStrategy)], {
       bus: seen.bus,
       telemetry: seen.telemetry,
@@ -102,7 +76,7 @@ describe("finding lifecycle topics (issue 20)", () => {
   });
 
   it("expired once per finding with three nodes sweeping, again and again", async () => {
-    const seen = recorder();
+    const seen = recordTopics();
     const claims = new PostgresWorkClaims({ db: db.pool });
     const expiring = await Promise.all(
       ["disk:a", "disk:b"].map(async (findingKey) => {

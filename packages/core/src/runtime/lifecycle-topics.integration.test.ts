@@ -1,39 +1,13 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ALL_TOPICS, MemoryBus, type BusEvent } from "../bus/index";
-import { Telemetry, type TelemetryEvent } from "../telemetry/index";
-import { createHostFixture, stepsStrategy } from "./testing/index";
+import { describe, expect, it } from "vitest";
+import { useHostSuite } from "./testing/host-suite";
+import { recordTopics } from "./testing/topic-recorder";
+import { stepsStrategy } from "./testing/index";
 
-let db: TestDatabase;
-const { startHost, actor, fired, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
-
-function recorder() {
-  const bus = new MemoryBus();
-  const telemetry = new Telemetry();
-  const topics: BusEvent[] = [];
-  const events: TelemetryEvent[] = [];
-  bus.subscribe(ALL_TOPICS, (event) => void topics.push(event));
-  telemetry.subscribe((event) => events.push(event));
-  const count = (topic: string) => ({
-    bus: topics.filter((event) => event.topic === topic).length,
-    telemetry: events.filter((event) => event.name === `cyclium.${topic}`).length,
-  });
-  return { bus, telemetry, topics, count };
-}
+const { startHost, actor, fired } = useHostSuite();
 
 describe("lifecycle topics (issue 20)", () => {
   it("announces triggered, queued, overflow and dropped once per occurrence", async () => {
-    const seen = recorder();
+    const seen = recordTopics();
     const { host } = startHost(
       [
         actor("one_slot", stepsStrategy, {

@@ -1,37 +1,11 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ALL_TOPICS, MemoryBus, type BusEvent } from "../bus/index";
-import { Telemetry, type TelemetryEvent } from "../telemetry/index";
-import { createHostFixture, stepsStrategy } from "./testing/index";
+import { describe, expect, it } from "vitest";
+import { useHostSuite } from "./testing/host-suite";
+import { recordTopics } from "./testing/topic-recorder";
+import { stepsStrategy } from "./testing/index";
 
 // Issue 20: `drop` and `shed_oldest` with no queue at all (maxQueuedEpisodes 0), as Cyclium
 // allows: a fire is refused only while every slot is busy.
-let db: TestDatabase;
-const { startHost, actor, fired, episode, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
-
-function recorder() {
-  const bus = new MemoryBus();
-  const telemetry = new Telemetry();
-  const topics: BusEvent[] = [];
-  const events: TelemetryEvent[] = [];
-  bus.subscribe(ALL_TOPICS, (event) => void topics.push(event));
-  telemetry.subscribe((event) => events.push(event));
-  const count = (topic: string) => ({
-    bus: topics.filter((event) => event.topic === topic).length,
-    telemetry: events.filter((event) => event.name === `cyclium.${topic}`).length,
-  });
-  return { bus, telemetry, topics, count };
-}
+const { db, startHost, actor, fired, episode, settled } = useHostSuite();
 
 const noQueue = (identifier: string, overflow: "drop" | "shed_oldest") =>
   actor(identifier, stepsStrategy, {
@@ -49,7 +23,7 @@ async function rowsOf(actorId: string): Promise<number> {
 
 describe("overflow without a queue (issue 20)", () => {
   it("drop: free slots take fires; with every slot busy a fire is dropped, as a value", async () => {
-    const seen = recorder();
+    const seen = recordTopics();
     const { host } = startHost([noQueue("no_queue_drop", "drop")], {
       bus: seen.bus,
       telemetry: seen.telemetry,
@@ -85,7 +59,7 @@ describe("overflow without a queue (issue 20)", () => {
   });
 
   it("shed_oldest: nothing waits to be shed and running episodes are never shed, so the fire is dropped", async () => {
-    const seen = recorder();
+    const seen = recordTopics();
     const { host } = startHost([noQueue("no_queue_shed", "shed_oldest")], {
       bus: seen.bus,
       telemetry: seen.telemetry,

@@ -1,22 +1,11 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createEpisode } from "../episodes/index";
 import { silentLogger, Telemetry } from "../telemetry/index";
-import { createHostFixture, stepsStrategy } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
+import { stepsStrategy } from "./testing/index";
 
 // SPEC 12: recovered episodes are never dropped or shed, even from a full shed_oldest queue.
-let db: TestDatabase;
-const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
+const { db, startHost, actor, episode, fired, settled } = useHostSuite();
 
 describe("episodeOverflow and recovered episodes", () => {
   it("a recovered episode is never shed: the newer fire's predecessor goes instead", async () => {

@@ -1,14 +1,9 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ActorRegistry, defineActor, StrategyRegistry, done, type Strategy } from "../actors/index";
-import { PostgresWorkClaims } from "../claims/index";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { done, type Strategy } from "../actors/index";
 import { createEpisode } from "../episodes/index";
-import { ModeController } from "../modes/index";
-import { silentLogger, Telemetry } from "../telemetry/index";
-import { ActorHost } from "./actor-host";
+import type { ActorHost } from "./index";
+import { useHostSuite } from "./testing/host-suite";
 
-let db: TestDatabase;
-const hosts: ActorHost[] = [];
 /** Episodes of the `gated` strategy wait here until the test opens them. */
 const gates = new Map<string, () => void>();
 
@@ -20,45 +15,16 @@ const gated: Strategy<unknown, null> = {
   },
 };
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
+const suite = useHostSuite({ stopGraceMs: 1_000 });
+const { db } = suite;
+// Runs before the suite stops the hosts, so the gated steps end instead of waiting out the grace.
+afterEach(() => {
   for (const open of gates.values()) open();
-  await Promise.all(hosts.splice(0).map((host) => host.stop({ graceMs: 1_000 })));
-});
-afterAll(async () => {
-  await db.drop();
 });
 
 function startHost(requestPrefetch: number, extra: { maxQueuedEpisodes?: number } = {}) {
-  const telemetry = new Telemetry();
-  const nodeIdentity = `prefetch-${hosts.length}`;
-  const actor = defineActor({
-    identifier: "a",
-    maxConcurrentEpisodes: 2,
-    ...extra,
-    expectations: [{ id: "run", strategy: "gated", trigger: { manual: true } }],
-  });
-  const host = new ActorHost({
-    db: db.pool,
-    registry: new ActorRegistry({
-      actors: [actor],
-      strategies: new StrategyRegistry({ gated }),
-    }),
-    modes: new ModeController({ nodeIdentity, baseMode: "full" }),
-    claims: new PostgresWorkClaims({ db: db.pool, telemetry }),
-    leaseSeconds: 30,
-    nodeIdentity,
-    stack: null,
-    env: null,
-    requestPrefetch,
-    logger: silentLogger,
-    telemetry,
-  });
-  host.start();
-  hosts.push(host);
-  return host;
+  const actor = suite.actor("a", gated, { maxConcurrentEpisodes: 2, ...extra });
+  return suite.startHost([actor], { requestPrefetch }).host;
 }
 
 async function dispatch(host: ActorHost, count: number): Promise<void> {

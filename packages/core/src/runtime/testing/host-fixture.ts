@@ -14,7 +14,7 @@ import { PostgresWorkClaims } from "../../claims/index";
 import { ModeController } from "../../modes/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
 import { DeferredRunner } from "../../trigger-requests/index";
-import { ActorHost } from "../actor-host";
+import { ActorHost } from "../index";
 import { stepsStrategy } from "./test-strategies";
 
 export interface EpisodeRowForTests {
@@ -35,7 +35,12 @@ export function createHostFixture(pool: () => pg.Pool) {
 
   function startHost(
     actors: ActorDefinition[],
-    options: { leaseSeconds?: number; bus?: Bus; telemetry?: Telemetry } = {},
+    options: {
+      leaseSeconds?: number;
+      bus?: Bus;
+      telemetry?: Telemetry;
+      requestPrefetch?: number;
+    } = {},
   ) {
     const db = pool();
     const telemetry = options.telemetry ?? new Telemetry();
@@ -52,6 +57,9 @@ export function createHostFixture(pool: () => pg.Pool) {
       claims: new PostgresWorkClaims({ db, telemetry }),
       leaseSeconds: options.leaseSeconds ?? 30,
       ...(options.bus === undefined ? {} : { bus: options.bus }),
+      ...(options.requestPrefetch === undefined
+        ? {}
+        : { requestPrefetch: options.requestPrefetch }),
       deferred: new DeferredRunner({ ...common, db }),
       jitterMs: 0,
     });
@@ -114,8 +122,9 @@ export function createHostFixture(pool: () => pg.Pool) {
     return rowCount ?? 0;
   }
 
-  async function stopAll(): Promise<void> {
-    await Promise.all(hosts.splice(0).map((host) => host.stop({ graceMs: 0 })));
+  /** Stops every host started so far, letting current steps run for `graceMs`. */
+  async function stopAll(graceMs = 0): Promise<void> {
+    await Promise.all(hosts.splice(0).map((host) => host.stop({ graceMs })));
   }
 
   return { startHost, actor, episode, fired, settled, stepCount, stopAll };
