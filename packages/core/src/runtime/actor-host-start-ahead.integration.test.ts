@@ -1,22 +1,10 @@
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { PostgresWorkClaims } from "../claims/index";
 import { sweepOrphanedEpisodes } from "../recovery/index";
-import { createHostFixture } from "./testing/index";
+import { useHostSuite } from "./testing/host-suite";
 
-let db: TestDatabase;
-const { startHost, actor, episode, fired, settled, stopAll } = createHostFixture(() => db.pool);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await stopAll();
-});
-afterAll(async () => {
-  await db.drop();
-});
+const { db, startHost, actor, episode, fired, settled } = useHostSuite();
 
 /** One step; `{ hold: true }` waits until the test releases it. Records each strategy run. */
 function recordingStrategy() {
