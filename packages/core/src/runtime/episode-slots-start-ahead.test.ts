@@ -132,6 +132,29 @@ describe("EpisodeSlots: starting ahead of a free slot", () => {
     expect(slots.queuedCount("a")).toBe(0);
   });
 
+  it("gives an actor's started-ahead episodes no slot once the actor may no longer run here", async () => {
+    const script = scriptedRunner();
+    const { slots, push, results } = slotsWith(script.runner, 1);
+    push("w1");
+    await sleep(150);
+    await script.commit("w1");
+    await script.finish("w1");
+    await vi.waitFor(() => expect(results.size).toBe(1));
+    push("e1", "e2", "e3");
+    expect(script.asked.slice(1)).toEqual(["e1", "e2"]);
+    await script.commit("e1", "e2");
+    await vi.waitFor(() => expect(script.strategies).toEqual(["w1", "e1"]));
+
+    // Switched off here (the reconcile's takeQueued): e3 is handed back, e2 gets no slot.
+    expect(slots.takeQueued("a").map((entry) => entry.episode.id)).toEqual(["e3"]);
+    await vi.waitFor(() => expect(script.told.get("e2")).toBe("stopping"));
+    await script.finish("e1");
+    await vi.waitFor(() => expect(results.get("e1")?.kind).toBe("completed"));
+    expect(script.strategies).toEqual(["w1", "e1"]);
+    expect(slots.queuedCount("a")).toBe(0);
+    expect(slots.runningCount("a")).toBe(0);
+  });
+
   it("starts nothing ahead for strategies that outlast a start", async () => {
     const script = scriptedRunner();
     const { slots, push, results } = slotsWith(script.runner, 2);

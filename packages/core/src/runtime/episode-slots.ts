@@ -73,12 +73,21 @@ export class EpisodeSlots {
 
   /** Actors with episodes waiting in memory. */
   queuedActorIds(): string[] {
-    return [...this.#queues].filter(([, queue]) => queue.length > 0).map(([actorId]) => actorId);
+    return [...this.#queues]
+      .filter(([, queue]) => queue.length > 0 || queue.ahead.length > 0)
+      .map(([actorId]) => actorId);
   }
 
-  /** Empties one actor's queue (it may no longer run here); running episodes are not affected. */
+  /**
+   * Empties one actor's queue (it may no longer run here); running episodes are not affected.
+   * Its episodes started ahead and still waiting get no slot here: they stay `running` with their
+   * claims failed, for recovery to restart where the actor may run.
+   */
   takeQueued(actorId: string): QueuedEpisode[] {
-    return this.#queues.get(actorId)?.takeAll() ?? [];
+    const queue = this.#queues.get(actorId);
+    if (queue === undefined) return [];
+    for (const gate of queue.ahead.splice(0)) gate.interrupt();
+    return queue.takeAll();
   }
 
   /** Removes the oldest queued episode that may be shed (never a recovered one). */
