@@ -1,13 +1,13 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { newClickIntentKey } from "@/lib/click-intent-key";
-import { mutationErrorMessage } from "@/lib/error-message";
-import { inputIssuesOf } from "@/lib/input-issues";
+import { useInputEditor } from "@/components/input-form/input-editor";
+import { InputForm } from "@/components/input-form/input-form";
+import { useInputSchema } from "@/components/input-form/use-input-schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
-import { InputEditor, useInputEditor } from "./input-form/input-editor";
 
 interface TFireTarget {
   actorId: string;
@@ -48,48 +48,25 @@ function FireForm({
       },
     }),
   );
-  const { testId } = target;
   return (
-    <div className="fire-form" data-testid={`${testId}-form`}>
-      <InputEditor
-        editor={editor}
-        testId={testId}
-        note={schema?.note ?? null}
-        serverIssues={inputIssuesOf(fire.error)}
-      />
-      {fire.isError ? (
-        <span className="inline-error">{mutationErrorMessage(fire.error)}</span>
-      ) : null}
-      <span className="mode-cell">
-        <button
-          type="button"
-          className="button button-small button-primary"
-          data-testid={`${testId}-submit`}
-          disabled={!editor.valid || fire.isPending}
-          title={editor.valid ? undefined : "Fix the input first"}
-          onClick={() => {
-            if (editor.parsed.kind === "invalid" || !editor.valid) return;
-            intent.current ??= newClickIntentKey();
-            fire.mutate({
-              actorId: target.actorId,
-              expectationId: target.expectationId,
-              idempotencyKey: intent.current,
-              input: editor.parsed.value,
-            });
-          }}
-        >
-          {fire.isPending ? "Firing…" : "Fire now"}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-ghost"
-          disabled={fire.isPending}
-          onClick={onCancel}
-        >
-          Cancel
-        </button>
-      </span>
-    </div>
+    <InputForm
+      editor={editor}
+      testId={target.testId}
+      className="fire-form"
+      note={schema?.note ?? null}
+      request={fire}
+      labels={{ submit: "Fire now", pending: "Firing…", invalid: "Fix the input first" }}
+      onSubmit={(input) => {
+        intent.current ??= newClickIntentKey();
+        fire.mutate({
+          actorId: target.actorId,
+          expectationId: target.expectationId,
+          idempotencyKey: intent.current,
+          input,
+        });
+      }}
+      onCancel={onCancel}
+    />
   );
 }
 
@@ -108,16 +85,10 @@ export function FireButton({
   expectationId: string;
   disabledReason: string | null;
 }) {
-  const trpc = useTRPC();
   const intent = useRef<string | null>(null);
   const [open, setOpen] = useState(false);
   const [last, setLast] = useState<{ episodeId: string; created: boolean } | null>(null);
-  // One request for every button of the page (the same query key); the deployment's schemas do
-  // not change while the console runs.
-  const schemas = useQuery({ ...trpc.actors.inputSchemas.queryOptions(), staleTime: Infinity });
-  const schema = schemas.data?.find(
-    (entry) => entry.actorId === actorId && entry.expectationId === expectationId,
-  );
+  const schemas = useInputSchema(actorId, expectationId);
   const testId = `fire-${actorId}-${expectationId}`;
 
   if (!open) {
@@ -153,7 +124,7 @@ export function FireButton({
   return (
     <FireForm
       target={{ actorId, expectationId, testId }}
-      schema={schema}
+      schema={schemas.schema}
       intent={intent}
       onFired={(result) => {
         setOpen(false);

@@ -1,20 +1,17 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { InputEditor, useInputEditor } from "@/components/actors/input-form/input-editor";
-import { mutationErrorMessage } from "@/lib/error-message";
-import { inputIssuesOf } from "@/lib/input-issues";
+import { useInputEditor } from "@/components/input-form/input-editor";
+import { InputForm } from "@/components/input-form/input-form";
+import { useInputSchema } from "@/components/input-form/use-input-schema";
 import type { TEpisodeDetailView as TEpisodeDetail } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 
 function RetryForm({ episode, onDone }: { episode: TEpisodeDetail; onDone: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const schemas = useQuery({ ...trpc.actors.inputSchemas.queryOptions(), staleTime: Infinity });
-  const schema = schemas.data?.find(
-    (entry) => entry.actorId === episode.actorId && entry.expectationId === episode.expectationId,
-  );
+  const { schema } = useInputSchema(episode.actorId, episode.expectationId);
   // Pre-filled with the input the failed attempt ran with.
   const editor = useInputEditor({ initial: episode.input, jsonSchema: schema?.jsonSchema ?? null });
   const retry = useMutation(
@@ -26,41 +23,17 @@ function RetryForm({ episode, onDone }: { episode: TEpisodeDetail; onDone: () =>
       },
     }),
   );
-  const testId = "retry-input";
   return (
-    <div className="fire-form retry-form" data-testid={`${testId}-form`}>
-      <InputEditor
-        editor={editor}
-        testId={testId}
-        note={schema?.note ?? null}
-        serverIssues={inputIssuesOf(retry.error)}
-      />
-      {retry.isError ? (
-        <span className="inline-error">{mutationErrorMessage(retry.error)}</span>
-      ) : null}
-      <span className="mode-cell">
-        <button
-          type="button"
-          className="button button-small button-primary"
-          data-testid={`${testId}-submit`}
-          disabled={!editor.valid || retry.isPending}
-          onClick={() => {
-            if (editor.parsed.kind === "invalid" || !editor.valid) return;
-            retry.mutate({ id: episode.id, input: editor.parsed.value });
-          }}
-        >
-          {retry.isPending ? "Retrying…" : "Retry with this input"}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-ghost"
-          disabled={retry.isPending}
-          onClick={onDone}
-        >
-          Cancel
-        </button>
-      </span>
-    </div>
+    <InputForm
+      editor={editor}
+      testId="retry-input"
+      className="fire-form retry-form"
+      note={schema?.note ?? null}
+      request={retry}
+      labels={{ submit: "Retry with this input", pending: "Retrying…" }}
+      onSubmit={(input) => retry.mutate({ id: episode.id, input })}
+      onCancel={onDone}
+    />
   );
 }
 
