@@ -1,19 +1,19 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { ROLES } from "@/server/auth/principal";
+import { useState } from "react";
 import { ZCreateApiTokenInput } from "@/server/trpc/routers/admin.schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
 import { CopyButton } from "./copy-button";
-import { mutationErrorMessage } from "./mutation-error";
+import { FormError } from "./form-error";
+import { RoleSelect } from "./role-select";
+import { useCheckedFormSubmit } from "./use-checked-form-submit";
 import { formText } from "@/lib/form-text";
 
 export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> }) {
   const trpc = useTRPC();
   const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
-  const [invalid, setInvalid] = useState<string | null>(null);
   const create = useMutation(
     trpc.admin.tokens.create.mutationOptions({
       onSuccess: async (result) => {
@@ -22,28 +22,19 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
       },
     }),
   );
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    setShown(null);
-    create.reset();
-    const input = ZCreateApiTokenInput.safeParse({
+  const { submit, invalid } = useCheckedFormSubmit({
+    schema: ZCreateApiTokenInput,
+    read: (data) => ({
       name: formText(data, "name"),
       role: formText(data, "role"),
       tenants: formText(data, "tenants")
         .split(",")
         .map((tenant) => tenant.trim())
         .filter((tenant) => tenant !== ""),
-    });
-    if (!input.success) {
-      setInvalid(input.error.issues.map((issue) => issue.message).join(" "));
-      return;
-    }
-    setInvalid(null);
-    create.mutate(input.data, { onSuccess: () => form.reset() });
-  };
+    }),
+    mutation: create,
+    onStart: () => setShown(null),
+  });
 
   return (
     <form className={styles.inlineForm} onSubmit={submit} aria-label="Create an API token">
@@ -54,13 +45,7 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
           aria-label="Token name"
           required
         />
-        <select name="role" aria-label="Token role" defaultValue="viewer" className={styles.select}>
-          {ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </select>
+        <RoleSelect label="Token role" />
         <input
           name="tenants"
           placeholder="Tenants, e.g. staging, default (empty: all)"
@@ -70,11 +55,7 @@ export function CreateTokenForm({ onCreated }: { onCreated: () => Promise<void> 
           {create.isPending ? "Creating…" : "Create token"}
         </button>
       </div>
-      {invalid || create.error ? (
-        <div className={styles.formError} role="alert" data-testid="create-token-error">
-          {invalid ?? mutationErrorMessage(create.error)}
-        </div>
-      ) : null}
+      <FormError invalid={invalid} error={create.error} testId="create-token-error" />
       {shown ? (
         <div className={styles.secret} role="status" data-testid="new-token">
           <div>

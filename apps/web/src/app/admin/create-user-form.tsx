@@ -1,19 +1,18 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { ROLES } from "@/server/auth/principal";
+import { useState } from "react";
 import { ZCreateUserInput } from "@/server/trpc/routers/admin.schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
-import { mutationErrorMessage } from "./mutation-error";
+import { FormError } from "./form-error";
+import { RoleSelect } from "./role-select";
+import { useCheckedFormSubmit } from "./use-checked-form-submit";
 import { formText } from "@/lib/form-text";
 
 export function CreateUserForm({ onCreated }: { onCreated: () => Promise<void> }) {
   const trpc = useTRPC();
   const [created, setCreated] = useState<string | null>(null);
-  // The server's schema, checked here first so a typo gets its message without a round trip.
-  const [invalid, setInvalid] = useState<string | null>(null);
   const create = useMutation(
     trpc.admin.users.create.mutationOptions({
       onSuccess: async (user) => {
@@ -22,26 +21,17 @@ export function CreateUserForm({ onCreated }: { onCreated: () => Promise<void> }
       },
     }),
   );
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    setCreated(null);
-    create.reset();
-    const input = ZCreateUserInput.safeParse({
+  const { submit, invalid } = useCheckedFormSubmit({
+    schema: ZCreateUserInput,
+    read: (data) => ({
       email: formText(data, "email"),
       name: formText(data, "name"),
       password: formText(data, "password"),
       role: formText(data, "role"),
-    });
-    if (!input.success) {
-      setInvalid(input.error.issues.map((issue) => issue.message).join(" "));
-      return;
-    }
-    setInvalid(null);
-    create.mutate(input.data, { onSuccess: () => form.reset() });
-  };
+    }),
+    mutation: create,
+    onStart: () => setCreated(null),
+  });
 
   return (
     <form className={styles.inlineForm} onSubmit={submit} aria-label="Add a user">
@@ -63,22 +53,12 @@ export function CreateUserForm({ onCreated }: { onCreated: () => Promise<void> }
           autoComplete="new-password"
           required
         />
-        <select name="role" aria-label="Role" defaultValue="viewer" className={styles.select}>
-          {ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </select>
+        <RoleSelect label="Role" />
         <button type="submit" className={`button ${styles.primary}`} disabled={create.isPending}>
           {create.isPending ? "Adding…" : "Add user"}
         </button>
       </div>
-      {invalid || create.error ? (
-        <div className={styles.formError} role="alert" data-testid="create-user-error">
-          {invalid ?? mutationErrorMessage(create.error)}
-        </div>
-      ) : null}
+      <FormError invalid={invalid} error={create.error} testId="create-user-error" />
       {created ? (
         <div className={styles.formOk} role="status">
           Added {created}. Share the initial password with them over a private channel.
