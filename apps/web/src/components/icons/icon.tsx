@@ -1,8 +1,30 @@
 import type { ReactNode } from "react";
 
-// Hand-drawn 24×24 stroke glyphs in the style of the navigation icons. Emoji were used before and
-// Debian's Chromium without an emoji font drew 🔒 as an empty box; SVG draws the same everywhere.
+// Hand-drawn 24×24 stroke glyphs, the console's one icon set (the sidebar's page icons are among
+// them): it needs 26 glyphs, not an icon library. Emoji were used before and Debian's Chromium
+// without an emoji font drew 🔒 as an empty box; SVG draws the same everywhere.
 const GLYPHS = {
+  grid: (
+    <>
+      <rect x="3" y="3" width="7.5" height="7.5" rx="1.5" />
+      <rect x="13.5" y="3" width="7.5" height="7.5" rx="1.5" />
+      <rect x="3" y="13.5" width="7.5" height="7.5" rx="1.5" />
+      <rect x="13.5" y="13.5" width="7.5" height="7.5" rx="1.5" />
+    </>
+  ),
+  tray: (
+    <>
+      <path d="M3 13.5h5l1.5 3h5l1.5-3h5" />
+      <path d="M5 13.5 7 5h10l2 8.5V19a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 5 19z" />
+    </>
+  ),
+  bars: <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />,
+  document: (
+    <>
+      <path d="M6 3h9l4 4v14H6z" />
+      <path d="M9.5 11h6M9.5 14.5h6M9.5 18h3.5" />
+    </>
+  ),
   flag: (
     <>
       <path d="M5 21V4" />
@@ -98,10 +120,18 @@ const GLYPHS = {
 export type TIconName = keyof typeof GLYPHS;
 
 /** A decorative glyph: the text beside it (or the control's label) says what it means. */
-export function Icon({ name, size = 18 }: { name: TIconName; size?: number }) {
+export function Icon({
+  name,
+  size = 18,
+  className = "icon",
+}: {
+  name: TIconName;
+  size?: number;
+  className?: string;
+}) {
   return (
     <svg
-      className="icon"
+      className={className}
       viewBox="0 0 24 24"
       width={size}
       height={size}
