@@ -40,6 +40,17 @@ export function useUrlState() {
   return { params, get, update };
 }
 
+/**
+ * A URL parameter's value if it is one of `values`, else undefined: an unknown value is dropped
+ * rather than sent, so a hand-edited URL shows a wider list instead of an error.
+ */
+export function oneOf<T extends string>(
+  values: readonly T[],
+  value: string | undefined,
+): T | undefined {
+  return values.find((candidate) => candidate === value);
+}
+
 /** A link target that keeps the env the operator is inspecting. */
 export function withEnv(href: string, env: string | null): string {
   if (env === null) return href;

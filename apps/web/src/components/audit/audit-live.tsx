@@ -1,17 +1,18 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { useQuery } from "@tanstack/react-query";
+import { columnHelper } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterSelect, FilterText } from "@/components/ui/filter-select";
 import { LivePage } from "@/components/ui/live-list";
-import { Pager, usePageInput } from "@/components/ui/pager";
+import { PagedTable } from "@/components/ui/paged-table";
+import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
-import { useUrlState } from "@/lib/url-state";
+import { oneOf, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
-import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { useLiveListOptions } from "@/lib/live/use-live-list-options";
 
 type TEntry = TRouterOutputs["auditLog"]["list"]["items"][number];
 const REFRESH_MS = 3_000;
@@ -63,13 +64,11 @@ export function AuditLive() {
     ...trpc.auditLog.list.queryOptions({
       action: get("action"),
       principal: get("principal"),
-      outcome: OUTCOMES.find((outcome) => outcome === get("outcome")),
+      outcome: oneOf(OUTCOMES, get("outcome")),
       target: get("target"),
-      limit: 50,
       ...usePageInput(),
     }),
-    placeholderData: keepPreviousData,
-    refetchInterval: useRefetchInterval(REFRESH_MS, { pushed: false }),
+    ...useLiveListOptions(REFRESH_MS, { pushed: false }),
   });
   return (
     <LivePage
@@ -87,22 +86,19 @@ export function AuditLive() {
       }
     >
       {(data) => (
-        <>
-          <DataTable
-            columns={columns}
-            data={data.items}
-            rowId={(row) => row.id}
-            testId="audit-table"
-            dense
-            empty={
-              <EmptyState icon="pen" title="Nothing recorded" testId="audit-empty">
-                Every state-changing call (fires, pauses, mode switches, sign-ins) and every refused
-                one is written here, with who, what, on what and when.
-              </EmptyState>
-            }
-          />
-          <Pager page={data.page} shown={data.items.length} noun={["entry", "entries"]} />
-        </>
+        <PagedTable
+          list={data}
+          noun={["entry", "entries"]}
+          columns={columns}
+          testId="audit-table"
+          dense
+          empty={
+            <EmptyState icon="pen" title="Nothing recorded" testId="audit-empty">
+              Every state-changing call (fires, pauses, mode switches, sign-ins) and every refused
+              one is written here, with who, what, on what and when.
+            </EmptyState>
+          }
+        />
       )}
     </LivePage>
   );

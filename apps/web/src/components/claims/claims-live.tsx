@@ -1,18 +1,20 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { columnHelper } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterSelect } from "@/components/ui/filter-select";
 import { LivePage, Tile } from "@/components/ui/live-list";
-import { Pager, usePageInput } from "@/components/ui/pager";
+import { PagedTable } from "@/components/ui/paged-table";
+import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { formatDuration } from "@/lib/format-duration";
-import { useEnvInput, useUrlState } from "@/lib/url-state";
+import { oneOf, useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { useLiveListOptions } from "@/lib/live/use-live-list-options";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 type TClaim = TRouterOutputs["claims"]["list"]["items"][number];
@@ -93,11 +95,10 @@ export function ClaimsLive() {
   const { get } = useUrlState();
   const stateParam = get("state");
   const lapsedOnly = stateParam === "lapsed";
-  const state = STATES.find((candidate) => candidate === stateParam);
+  const state = oneOf(STATES, stateParam);
   const list = useQuery({
-    ...trpc.claims.list.queryOptions({ env, state, lapsedOnly, limit: 50, ...usePageInput() }),
-    placeholderData: keepPreviousData,
-    refetchInterval: useRefetchInterval(REFRESH_MS),
+    ...trpc.claims.list.queryOptions({ env, state, lapsedOnly, ...usePageInput() }),
+    ...useLiveListOptions(REFRESH_MS),
   });
   const summary = useQuery({
     ...trpc.claims.summary.queryOptions({ env }),
@@ -138,21 +139,18 @@ export function ClaimsLive() {
       }
     >
       {(data) => (
-        <>
-          <DataTable
-            columns={columns}
-            data={data.items}
-            rowId={(row) => row.id}
-            testId="claims-table"
-            empty={
-              <EmptyState icon="lock" title="No claims here" testId="claims-empty">
-                A claim is taken when a node starts an episode or dispatches a trigger request, and
-                kept as history after. Claims of this env appear here.
-              </EmptyState>
-            }
-          />
-          <Pager page={data.page} shown={data.items.length} noun={["claim", "claims"]} />
-        </>
+        <PagedTable
+          list={data}
+          noun={["claim", "claims"]}
+          columns={columns}
+          testId="claims-table"
+          empty={
+            <EmptyState icon="lock" title="No claims here" testId="claims-empty">
+              A claim is taken when a node starts an episode or dispatches a trigger request, and
+              kept as history after. Claims of this env appear here.
+            </EmptyState>
+          }
+        />
       )}
     </LivePage>
   );

@@ -1,13 +1,10 @@
 "use client";
 
 import { usePageInput } from "@/components/ui/pager";
-import { useEnvInput, useUrlState } from "@/lib/url-state";
+import { oneOf, useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TEpisodeListInput } from "@/server/trpc/routers/episodes.schema";
 import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
 import { isTimeRange, TIME_RANGES, TRIGGER_TYPES } from "./episode-filters";
-
-const oneOf = <T extends string>(values: readonly T[], value: string | undefined): T | undefined =>
-  values.find((candidate) => candidate === value);
 
 const isoOrUndefined = (value: string | undefined) =>
   value !== undefined && !Number.isNaN(Date.parse(value))
@@ -38,7 +35,6 @@ export function useEpisodeListInput(now: number): TEpisodeListInput {
     to: range === "custom" ? isoOrUndefined(get("to")) : undefined,
     archived: get("archived") === "1" ? true : undefined,
     q: get("q"),
-    limit: 50,
     ...usePageInput(),
   };
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { LiveIndicator } from "@/components/overview/live-indicator";
 import { PageHeader } from "@/components/ui/page-header";
@@ -14,6 +14,7 @@ import { EpisodeFilters } from "./episode-filters";
 import { useEpisodeListInput } from "./episode-list-input";
 import { EpisodeSearchBar } from "./episode-search-bar";
 import { EpisodesTable } from "./episodes-table";
+import { useLiveListOptions } from "@/lib/live/use-live-list-options";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
 
 /** New episodes show up within this long on the first page. */
@@ -35,9 +36,7 @@ export function EpisodesLive({ canOperate }: { canOperate: boolean }) {
   const list = useQuery({
     ...trpc.episodes.list.queryOptions(input),
     enabled: now !== null,
-    // Filter changes keep the old rows on screen until the new ones arrive: no flash of empty.
-    placeholderData: keepPreviousData,
-    refetchInterval: useRefetchInterval(EPISODES_REFRESH_MS),
+    ...useLiveListOptions(EPISODES_REFRESH_MS),
   });
   const totalRefetch = useRefetchInterval(TOTAL_REFRESH_MS, { pushed: false });
   const { cursor: _cursor, direction: _direction, limit: _limit, ...filter } = input;

@@ -1,18 +1,19 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { columnHelper } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterSelect, FilterText } from "@/components/ui/filter-select";
 import { LivePage } from "@/components/ui/live-list";
-import { Pager, usePageInput } from "@/components/ui/pager";
+import { PagedTable } from "@/components/ui/paged-table";
+import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
-import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { useLiveListOptions } from "@/lib/live/use-live-list-options";
 
 type TFinding = TRouterOutputs["findings"]["list"]["items"][number];
 const REFRESH_MS = 3_000;
@@ -87,11 +88,9 @@ export function FindingsLive() {
       status,
       class: get("class"),
       severity: get("severity"),
-      limit: 50,
       ...usePageInput(),
     }),
-    placeholderData: keepPreviousData,
-    refetchInterval: useRefetchInterval(REFRESH_MS),
+    ...useLiveListOptions(REFRESH_MS),
   });
   return (
     <LivePage
@@ -117,26 +116,23 @@ export function FindingsLive() {
       }
     >
       {(data) => (
-        <>
-          <DataTable
-            columns={columns}
-            data={data.items}
-            rowId={(row) => row.id}
-            testId="findings-table"
-            empty={
-              <EmptyState
-                icon="flag"
-                title={status === "active" ? "No active findings" : "No cleared findings"}
-                testId="findings-empty"
-              >
-                {status === "active"
-                  ? "Nothing raised in this env is open. Episodes raise findings (a limit breach, say); clearing one keeps it as history."
-                  : "Cleared findings stay here as history of what was raised and resolved."}
-              </EmptyState>
-            }
-          />
-          <Pager page={data.page} shown={data.items.length} noun={["finding", "findings"]} />
-        </>
+        <PagedTable
+          list={data}
+          noun={["finding", "findings"]}
+          columns={columns}
+          testId="findings-table"
+          empty={
+            <EmptyState
+              icon="flag"
+              title={status === "active" ? "No active findings" : "No cleared findings"}
+              testId="findings-empty"
+            >
+              {status === "active"
+                ? "Nothing raised in this env is open. Episodes raise findings (a limit breach, say); clearing one keeps it as history."
+                : "Cleared findings stay here as history of what was raised and resolved."}
+            </EmptyState>
+          }
+        />
       )}
     </LivePage>
   );

@@ -1,18 +1,19 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { columnHelper } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterSelect } from "@/components/ui/filter-select";
 import { LivePage, Tile } from "@/components/ui/live-list";
-import { Pager, usePageInput } from "@/components/ui/pager";
+import { PagedTable } from "@/components/ui/paged-table";
+import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { formatDuration } from "@/lib/format-duration";
-import { useEnvInput, useUrlState } from "@/lib/url-state";
+import { oneOf, useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
-import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { useLiveListOptions } from "@/lib/live/use-live-list-options";
 import { WaitBadge } from "@/components/episodes/wait-reason";
 
 type TRequest = TRouterOutputs["triggerRequests"]["list"]["items"][number];
@@ -80,17 +81,15 @@ export function TriggerRequestsLive() {
   const trpc = useTRPC();
   const env = useEnvInput();
   const { get } = useUrlState();
-  const status = STATUSES.find((candidate) => candidate === get("status"));
+  const status = oneOf(STATUSES, get("status"));
   const list = useQuery({
     ...trpc.triggerRequests.list.queryOptions({
       env,
       status,
       actorId: get("actor"),
-      limit: 50,
       ...usePageInput(),
     }),
-    placeholderData: keepPreviousData,
-    refetchInterval: useRefetchInterval(REFRESH_MS),
+    ...useLiveListOptions(REFRESH_MS),
   });
   return (
     <LivePage
@@ -116,21 +115,18 @@ export function TriggerRequestsLive() {
       }
     >
       {(data) => (
-        <>
-          <DataTable
-            columns={columns}
-            data={data.items}
-            rowId={(row) => row.id}
-            testId="trigger-requests-table"
-            empty={
-              <EmptyState icon="swap" title="No trigger requests" testId="requests-empty">
-                Trigger-only nodes (like this console) write a request for every episode they
-                create; a full-mode worker claims and runs it. None match here.
-              </EmptyState>
-            }
-          />
-          <Pager page={data.page} shown={data.items.length} noun={["request", "requests"]} />
-        </>
+        <PagedTable
+          list={data}
+          noun={["request", "requests"]}
+          columns={columns}
+          testId="trigger-requests-table"
+          empty={
+            <EmptyState icon="swap" title="No trigger requests" testId="requests-empty">
+              Trigger-only nodes (like this console) write a request for every episode they create;
+              a full-mode worker claims and runs it. None match here.
+            </EmptyState>
+          }
+        />
       )}
     </LivePage>
   );

@@ -63,10 +63,17 @@ export function Pager({
   );
 }
 
-/** The page part of a list input, read from the URL. */
-export function usePageInput(): { cursor?: string; direction?: "older" | "newer" } {
+/** Rows on one page of every paged list. */
+export const PAGE_SIZE = 50;
+
+/** The page part of a list input: its size, and the cursor read from the URL. */
+export function usePageInput(): {
+  limit: number;
+  cursor?: string;
+  direction?: "older" | "newer";
+} {
   const { get } = useUrlState();
   const cursor = get("cursor");
-  if (cursor === undefined) return {};
-  return { cursor, direction: get("dir") === "newer" ? "newer" : "older" };
+  if (cursor === undefined) return { limit: PAGE_SIZE };
+  return { limit: PAGE_SIZE, cursor, direction: get("dir") === "newer" ? "newer" : "older" };
 }

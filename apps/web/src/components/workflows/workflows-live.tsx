@@ -1,19 +1,20 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { columnHelper, DataTable } from "@/components/ui/data-table";
+import { columnHelper } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterSelect, FilterText } from "@/components/ui/filter-select";
 import { LivePage } from "@/components/ui/live-list";
-import { Pager, usePageInput } from "@/components/ui/pager";
+import { PagedTable } from "@/components/ui/paged-table";
+import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
-import { useEnvInput, useUrlState, withEnv } from "@/lib/url-state";
+import { oneOf, useEnvInput, useUrlState, withEnv } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
-import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { useLiveListOptions } from "@/lib/live/use-live-list-options";
 
 type TInstance = TRouterOutputs["workflows"]["list"]["items"][number];
 const REFRESH_MS = 2_000;
@@ -76,12 +77,10 @@ export function WorkflowsLive() {
     ...trpc.workflows.list.queryOptions({
       env,
       workflowName: get("workflow"),
-      status: STATUSES.find((status) => status === get("status")),
-      limit: 50,
+      status: oneOf(STATUSES, get("status")),
       ...usePageInput(),
     }),
-    placeholderData: keepPreviousData,
-    refetchInterval: useRefetchInterval(REFRESH_MS),
+    ...useLiveListOptions(REFRESH_MS),
   });
   return (
     <LivePage
@@ -97,22 +96,19 @@ export function WorkflowsLive() {
       }
     >
       {(data) => (
-        <>
-          <DataTable
-            columns={columnsFor(envParam)}
-            data={data.items}
-            rowId={(row) => row.id}
-            rowHref={(row) => withEnv(`/workflows/${row.id}`, envParam)}
-            testId="workflows-table"
-            empty={
-              <EmptyState icon="flow" title="No workflow instances" testId="workflows-empty">
-                An instance starts when a trigger fires its workflow (see Triggers) or code starts
-                one; each step runs as an episode.
-              </EmptyState>
-            }
-          />
-          <Pager page={data.page} shown={data.items.length} noun={["instance", "instances"]} />
-        </>
+        <PagedTable
+          list={data}
+          noun={["instance", "instances"]}
+          columns={columnsFor(envParam)}
+          rowHref={(row) => withEnv(`/workflows/${row.id}`, envParam)}
+          testId="workflows-table"
+          empty={
+            <EmptyState icon="flow" title="No workflow instances" testId="workflows-empty">
+              An instance starts when a trigger fires its workflow (see Triggers) or code starts
+              one; each step runs as an episode.
+            </EmptyState>
+          }
+        />
       )}
     </LivePage>
   );
