@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { PostgresWorkClaims } from "../claims/index";
@@ -30,34 +31,67 @@ async function claimState(id: string): Promise<string | undefined> {
   return rows[0]?.state;
 }
 
+async function runningOf(ids: string[]): Promise<string[]> {
+  const running: string[] = [];
+  for (const id of ids) if ((await episode(id)).status === "running") running.push(id);
+  return running;
+}
+
+/**
+ * A host whose actor (2 slots) has learnt that its strategies run faster than a start commits,
+ * both slots held by strategies that wait for the test, and six more episodes queued, of which
+ * some are started ahead (row running, claim held, strategy not run).
+ */
+async function hostWithEpisodesStartedAhead() {
+  const rec = recordingStrategy();
+  const { host } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
+  const warm = await Promise.all(Array.from({ length: 30 }, () => fired(host, "ahead")));
+  for (const id of warm) expect((await settled(id)).status).toBe("completed");
+  const held = [
+    await fired(host, "ahead", { hold: true }),
+    await fired(host, "ahead", { hold: true }),
+  ];
+  await vi.waitFor(() => expect(rec.runs).toEqual(expect.arrayContaining(held)));
+  const queued = await Promise.all(Array.from({ length: 6 }, () => fired(host, "ahead")));
+  await vi.waitFor(async () => expect((await runningOf(queued)).length).toBeGreaterThan(0));
+  expect(rec.runs.filter((id) => queued.includes(id))).toEqual([]);
+  expect(host.runningCount("ahead")).toBe(2);
+  return { rec, host, held, queued };
+}
+
+const runsOf = (runs: string[], id: string) => runs.filter((run) => run === id).length;
+
 describe("starting ahead of a free slot", () => {
-  it("a stopping node leaves its started-ahead episodes to recovery, which runs each once", async () => {
-    const rec = recordingStrategy();
-    const { host } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
+  it("a graceful stop runs the started-ahead episodes as slots free and hands the rest back", async () => {
+    const { rec, host, held, queued } = await hostWithEpisodesStartedAhead();
 
-    // Short strategies teach the node that starts take longer than runs.
-    const warm = await Promise.all(Array.from({ length: 30 }, () => fired(host, "ahead")));
-    for (const id of warm) expect((await settled(id)).status).toBe("completed");
+    const stopping = host.stop({ graceMs: 20_000 });
+    await sleep(100);
+    rec.release();
+    await stopping;
 
-    // Two held strategies take both slots; of six more, some are started ahead: their rows are
-    // running and their claims held, but their strategies wait for a slot.
-    const held = [
-      await fired(host, "ahead", { hold: true }),
-      await fired(host, "ahead", { hold: true }),
-    ];
-    await vi.waitFor(() => expect(rec.runs).toEqual(expect.arrayContaining(held)));
-    const queued = await Promise.all(Array.from({ length: 6 }, () => fired(host, "ahead")));
-    const runningOf = async (ids: string[]) => {
-      const running: string[] = [];
-      for (const id of ids) if ((await episode(id)).status === "running") running.push(id);
-      return running;
-    };
-    await vi.waitFor(async () => expect((await runningOf(queued)).length).toBeGreaterThan(0));
-    expect(rec.runs.filter((id) => queued.includes(id))).toEqual([]);
-    expect(host.runningCount("ahead")).toBe(2);
+    // The held ones finish their step; the started-ahead ones take the freed slots and run.
+    const ahead: string[] = [];
+    for (const id of queued) if ((await episode(id)).status !== "pending") ahead.push(id);
+    expect(ahead.length).toBeGreaterThan(0);
+    expect(ahead.length).toBeLessThanOrEqual(2);
+    for (const id of [...held, ...ahead]) {
+      expect((await episode(id)).status).toBe("completed");
+      expect(await claimState(id)).toBe("done");
+      expect(runsOf(rec.runs, id)).toBe(1);
+    }
+    // The never-started ones are pending again, for another node; none ran here.
+    for (const id of queued.filter((id) => !ahead.includes(id))) {
+      expect(runsOf(rec.runs, id)).toBe(0);
+      expect(await claimState(id)).toBeUndefined();
+    }
+  });
 
-    // The node stops: the held ones are aborted at the grace period, the started-ahead ones get
-    // no slot. Both stay running with failed claims; the never-started ones are handed over.
+  it("a stop that aborts leaves them to recovery, which runs each once", async () => {
+    const { rec, host, held, queued } = await hostWithEpisodesStartedAhead();
+
+    // No grace: the held strategies are aborted and the started-ahead ones get no slot. Both
+    // stay running with failed claims; the never-started ones are handed over.
     await host.stop({ graceMs: 0 });
     rec.release();
     const ahead = await runningOf(queued);
@@ -66,7 +100,7 @@ describe("starting ahead of a free slot", () => {
     for (const id of [...held, ...ahead]) expect(await claimState(id)).toBe("failed");
     expect(rec.runs.filter((id) => queued.includes(id))).toEqual([]);
 
-    // Another node's recovery restarts them and runs each exactly once.
+    // Another node's recovery restarts exactly those and runs each once.
     const { host: next } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
     const swept = await sweepOrphanedEpisodes(
       {
@@ -86,6 +120,6 @@ describe("starting ahead of a free slot", () => {
       expect((await next.enqueueEpisode(id)).kind).toBe("queued");
     }
     for (const id of [...held, ...queued]) expect((await settled(id)).status).toBe("completed");
-    for (const id of queued) expect(rec.runs.filter((run) => run === id)).toHaveLength(1);
+    for (const id of queued) expect(runsOf(rec.runs, id)).toBe(1);
   });
 });

@@ -96,14 +96,11 @@ export class EpisodeSlots {
   }
 
   /**
-   * Empties every queue (the node is stopping); running episodes are not affected. Episodes
-   * started ahead and still waiting for a slot will not get one: they stay `running` for
-   * recovery, as the drain leaves a running episode between two steps.
+   * Empties every queue (the node is stopping); running episodes are not affected, nor are those
+   * started ahead: they are started, so as slots free during the drain each runs its first step
+   * (their strategies are short, see StartAheadEstimate) and a stop waits for them like the rest.
    */
   takeAllQueued(): QueuedEpisode[] {
-    for (const queue of this.#queues.values()) {
-      for (const gate of queue.ahead.splice(0)) gate.interrupt();
-    }
     return [...this.#queues.values()].flatMap((queue) => queue.takeAll());
   }
 
@@ -157,13 +154,15 @@ export class EpisodeSlots {
     const queue = this.#queues.get(actorId);
     if (queue === undefined) return;
     const max = this.#o.maxConcurrent(actorId);
-    if (this.#o.isDraining()) return;
     while (queue.running < max) {
       const gate = queue.ahead.shift();
       if (gate === undefined) break;
       queue.running += 1;
       gate.grant();
     }
+    // Draining: the episodes started ahead still get the slots that free (they are started; each
+    // runs its first step), nothing else starts.
+    if (this.#o.isDraining()) return;
     while (queue.running < max) {
       const entry = queue.shift();
       if (entry === undefined) return;

@@ -57,7 +57,8 @@ export interface RunEpisodeOptions {
   /**
    * Called once the episode has started (claim taken, row `running`) and before its strategy
    * runs: the strategy waits for `run`. EpisodeSlots starts episodes ahead of a free slot and
-   * answers when one frees; `stopping` leaves the episode `running` for recovery, as a drain does.
+   * answers when one frees; `stopping` (the actor may no longer run here) leaves the episode
+   * `running` for recovery, as a drain leaves an episode between two steps.
    */
   beforeStrategy?: () => SlotAnswer | Promise<SlotAnswer>;
 }
@@ -276,11 +277,15 @@ export class LocalRunner {
     runOptions: TracedRun,
   ): Promise<EpisodeRunResult> {
     const { db, nodeIdentity, telemetry, logger } = this.options;
+    let isDraining = this.options.isDraining;
     if (runOptions.beforeStrategy !== undefined) {
       const asked = runOptions.beforeStrategy();
       const answer = typeof asked === "string" ? asked : await untilAborted(asked, claimed.signal);
       if (answer === "aborted") throw new LeftRunning("aborted");
       if (answer === "stopping") throw new LeftRunning("interrupted");
+      // Started ahead and given its slot by a draining node: its first step runs (it was started
+      // before the drain), as a running episode's current step does; no further one.
+      if (typeof asked !== "string" && isDraining()) isDraining = afterFirstCall(isDraining);
     }
     runOptions.trace.claimed(claimed.attempt);
     const fence = claimed.fence;
@@ -308,7 +313,7 @@ export class LocalRunner {
             fence,
             journalAttempt: journalAttempt(episode, claimed),
             signal: claimed.signal,
-            isDraining: this.options.isDraining,
+            isDraining,
             holdsClaim: claimed.holds,
             announce: { bus: this.options.bus, telemetry, logger },
             // Idempotent: an upsert on (episode, number), fenced on the attempt.
@@ -379,4 +384,16 @@ async function untilAborted(
   } finally {
     if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** `check`, except that its first call answers false (the step loop asks once per step). */
+function afterFirstCall(check: () => boolean): () => boolean {
+  let called = false;
+  return () => {
+    if (!called) {
+      called = true;
+      return false;
+    }
+    return check();
+  };
 }

@@ -1,13 +1,14 @@
 /**
- * What an episode started ahead is told when it asks for a slot: `run` (a slot is its own now),
- * `stopping` (the node stopped before a slot freed: it stays `running` for recovery, as an
- * episode interrupted by the drain does).
+ * What an episode started ahead is told when it asks for a slot: `run` (a slot is its own now;
+ * also while the node drains, since it has started), `stopping` (its actor may no longer run on
+ * this node: it stays `running` with its claim failed, for recovery to restart elsewhere).
  */
 export type SlotAnswer = "run" | "stopping";
 
 /**
  * An episode started ahead of a free slot: its claim is taken and its row is `running`, and its
- * strategy waits here until a slot frees (`grant`) or the node stops (`interrupt`).
+ * strategy waits here until a slot frees (`grant`) or its actor may no longer run here
+ * (`interrupt`).
  */
 export class SlotGate {
   #answer: SlotAnswer | undefined;
