@@ -2,6 +2,8 @@
 
 import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
 import { useQuery } from "@tanstack/react-query";
+import type { ComponentProps } from "react";
+import { FilterSelectField } from "@/components/ui/filter-select";
 import { useUrlState, useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
@@ -31,42 +33,9 @@ function fromLocalInput(value: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-function Select({
-  label,
-  name,
-  value,
-  options,
-  onChange,
-  allLabel = "All",
-}: {
-  label: string;
-  name: string;
-  value: string | undefined;
-  options: readonly (string | { value: string; label: string })[];
-  onChange: (value: string | undefined) => void;
-  allLabel?: string;
-}) {
-  return (
-    <label className="filter-field">
-      <span>{label}</span>
-      <select
-        name={name}
-        data-testid={`filter-${name}`}
-        value={value ?? ""}
-        onChange={(event) => onChange(event.target.value || undefined)}
-      >
-        <option value="">{allLabel}</option>
-        {options.map((option) => {
-          const entry = typeof option === "string" ? { value: option, label: option } : option;
-          return (
-            <option key={entry.value} value={entry.value}>
-              {entry.label}
-            </option>
-          );
-        })}
-      </select>
-    </label>
-  );
+/** The episode list's selects carry their URL parameter as form name too. */
+function Select(props: Omit<ComponentProps<typeof FilterSelectField>, "name">) {
+  return <FilterSelectField {...props} name={props.param} />;
 }
 
 /** Every filter of the episode list, each one a URL parameter. */
@@ -91,14 +60,14 @@ export function EpisodeFilters() {
     <div className="filter-bar" role="search" aria-label="Episode filters">
       <Select
         label="Actor"
-        name="actor"
+        param="actor"
         value={actor}
         options={facets.data?.actors.map((entry) => entry.actorId) ?? (actor ? [actor] : [])}
         onChange={(value) => update({ actor: value, expectation: undefined })}
       />
       <Select
         label="Expectation"
-        name="expectation"
+        param="expectation"
         value={get("expectation")}
         options={
           expectations.length > 0
@@ -112,21 +81,21 @@ export function EpisodeFilters() {
       />
       <Select
         label="Status"
-        name="status"
+        param="status"
         value={get("status")}
         options={EPISODE_STATUSES}
         onChange={(value) => update({ status: value })}
       />
       <Select
         label="Trigger"
-        name="trigger"
+        param="trigger"
         value={get("trigger")}
         options={TRIGGER_TYPES}
         onChange={(value) => update({ trigger: value })}
       />
       <Select
         label="Stack"
-        name="stack"
+        param="stack"
         value={get("stack")}
         options={facets.data?.stacks ?? []}
         allLabel="Any stack"
@@ -134,7 +103,7 @@ export function EpisodeFilters() {
       />
       <Select
         label="Inserted"
-        name="range"
+        param="range"
         value={range}
         allLabel="Any time"
         options={[

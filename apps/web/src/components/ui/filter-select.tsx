@@ -2,26 +2,39 @@
 
 import { useUrlState } from "@/lib/url-state";
 
-/** A dropdown filter bound to one URL parameter. */
-export function FilterSelect({
+type TFilterOption = string | { value: string; label: string };
+
+/**
+ * A labelled dropdown of a filter bar, controlled by its caller. The first option (`allLabel`)
+ * is no filter: choosing it reports undefined.
+ */
+export function FilterSelectField({
   label,
   param,
+  name,
+  value,
   options,
+  onChange,
   allLabel = "All",
 }: {
   label: string;
+  /** The URL parameter it filters by; its test id is `filter-${param}`. */
   param: string;
-  options: readonly (string | { value: string; label: string })[];
+  /** The select's form name, where it has one. */
+  name?: string;
+  value: string | undefined;
+  options: readonly TFilterOption[];
+  onChange: (value: string | undefined) => void;
   allLabel?: string;
 }) {
-  const { get, update } = useUrlState();
   return (
     <label className="filter-field">
       <span>{label}</span>
       <select
+        name={name}
         data-testid={`filter-${param}`}
-        value={get(param) ?? ""}
-        onChange={(event) => update({ [param]: event.target.value || undefined })}
+        value={value ?? ""}
+        onChange={(event) => onChange(event.target.value || undefined)}
       >
         <option value="">{allLabel}</option>
         {options.map((option) => {
@@ -34,6 +47,31 @@ export function FilterSelect({
         })}
       </select>
     </label>
+  );
+}
+
+/** A dropdown filter bound to one URL parameter. */
+export function FilterSelect({
+  label,
+  param,
+  options,
+  allLabel = "All",
+}: {
+  label: string;
+  param: string;
+  options: readonly TFilterOption[];
+  allLabel?: string;
+}) {
+  const { get, update } = useUrlState();
+  return (
+    <FilterSelectField
+      label={label}
+      param={param}
+      value={get(param)}
+      options={options}
+      allLabel={allLabel}
+      onChange={(value) => update({ [param]: value })}
+    />
   );
 }
 
