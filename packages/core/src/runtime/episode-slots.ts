@@ -222,8 +222,8 @@ export class EpisodeSlots {
       .catch((error: unknown): QueuedEpisodeResult => ({ kind: "error", error }))
       .then((result) => {
         if (gate !== undefined && !gate.granted) {
-          // Started ahead and never given a slot (not startable, or the node stopped): it held
-          // none.
+          // Started ahead and never given a slot (not startable, its claim lost, or its actor may
+          // no longer run here): it held none.
           const waiting = queue.ahead.indexOf(gate);
           if (waiting >= 0) queue.ahead.splice(waiting, 1);
         } else if (ending) queue.ending -= 1;

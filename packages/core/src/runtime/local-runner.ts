@@ -20,6 +20,7 @@ import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { EpisodeTrace } from "./episode-trace";
+import { guardedCall } from "./guarded-call";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
@@ -280,9 +281,13 @@ export class LocalRunner {
     let isDraining = this.options.isDraining;
     if (runOptions.beforeStrategy !== undefined) {
       const asked = runOptions.beforeStrategy();
-      const answer = typeof asked === "string" ? asked : await untilAborted(asked, claimed.signal);
-      if (answer === "aborted") throw new LeftRunning("aborted");
-      if (answer === "stopping") throw new LeftRunning("interrupted");
+      // Waiting for a slot ends early when the claim is lost or the node hard-stops.
+      const waited =
+        typeof asked === "string"
+          ? ({ kind: "value", value: asked } as const)
+          : await guardedCall(() => asked, claimed.signal, Number.POSITIVE_INFINITY);
+      if (waited.kind !== "value") throw new LeftRunning("aborted");
+      if (waited.value === "stopping") throw new LeftRunning("interrupted");
       // Started ahead and given its slot by a draining node: its first step runs (it was started
       // before the drain), as a running episode's current step does; no further one.
       if (typeof asked !== "string" && isDraining()) isDraining = afterFirstCall(isDraining);
@@ -365,24 +370,6 @@ export class LocalRunner {
         return result;
       }
     }
-  }
-}
-
-/** `answer`, or `aborted` as soon as `signal` aborts (the claim was lost, or the node hard-stops). */
-async function untilAborted(
-  answer: Promise<SlotAnswer>,
-  signal: AbortSignal,
-): Promise<SlotAnswer | "aborted"> {
-  if (signal.aborted) return "aborted";
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([answer, aborted]);
-  } finally {
-    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
   }
 }
 
