@@ -1,3 +1,4 @@
+import { startRepeatAfterRun, type RepeatingRun } from "../schedule/index";
 import {
   sweepExpiredClaims,
   type SweepExpiredClaimsOptions,
@@ -19,10 +20,7 @@ export interface ClaimsExpiryTimerOptions extends SweepExpiredClaimsOptions {
   onSwept?: (result: SweepExpiredClaimsResult) => void;
 }
 
-export interface ClaimsExpiryTimer {
-  /** Clears the timer and waits for a sweep in progress. */
-  stop(): Promise<void>;
-}
+export type ClaimsExpiryTimer = RepeatingRun;
 
 /**
  * Runs the expiry sweep on a schedule. Every node may run it; the sweep's work claim lets one
@@ -32,32 +30,13 @@ export interface ClaimsExpiryTimer {
  */
 export function startClaimsExpiryTimer(options: ClaimsExpiryTimerOptions): ClaimsExpiryTimer {
   const intervalMs = options.intervalMs ?? DEFAULT_RECLAIM_INTERVAL_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> | undefined;
-  let stopped = false;
-
-  const schedule = (delayMs: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      current = sweepExpiredClaims(options)
-        .then((result) => options.onSwept?.(result))
-        .catch((error: unknown) =>
-          options.logger.warn({ err: error }, "claims expiry sweep failed"),
-        )
-        .finally(() => {
-          current = undefined;
-          schedule(intervalMs);
-        });
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(options.delayMs ?? intervalMs);
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
+  return startRepeatAfterRun({
+    delayMs: options.delayMs ?? intervalMs,
+    intervalMs,
+    run: async () => {
+      const result = await sweepExpiredClaims(options);
+      options.onSwept?.(result);
     },
-  };
+    onFailed: (error) => options.logger.warn({ err: error }, "claims expiry sweep failed"),
+  });
 }

@@ -1,3 +1,4 @@
+import { startRepeatAfterRun, type RepeatingRun } from "../schedule/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 
 export interface RecoveryTimerOptions {
@@ -9,10 +10,7 @@ export interface RecoveryTimerOptions {
   logger?: Logger | undefined;
 }
 
-export interface RecoveryTimer {
-  /** Clears the timer and waits for a run in progress. */
-  stop(): Promise<void>;
-}
+export type RecoveryTimer = RepeatingRun;
 
 /**
  * Runs `run` once after `delayMs`, then every `intervalMs` after the previous run ended, so a
@@ -20,30 +18,10 @@ export interface RecoveryTimer {
  */
 export function startRecoveryTimer(options: RecoveryTimerOptions): RecoveryTimer {
   const logger = options.logger ?? silentLogger;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> | undefined;
-  let stopped = false;
-
-  const schedule = (delayMs: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      current = options
-        .run()
-        .catch((error: unknown) => logger.error({ err: error }, "recovery run failed"))
-        .finally(() => {
-          current = undefined;
-          schedule(options.intervalMs);
-        });
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(options.delayMs);
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await current;
-    },
-  };
+  return startRepeatAfterRun({
+    delayMs: options.delayMs,
+    intervalMs: options.intervalMs,
+    run: options.run,
+    onFailed: (error) => logger.error({ err: error }, "recovery run failed"),
+  });
 }

@@ -1,0 +1,47 @@
+export interface RepeatAfterRunOptions {
+  /** Before the first run. */
+  delayMs: number;
+  /** Between the end of one run and the start of the next. */
+  intervalMs: number;
+  run: () => Promise<void>;
+  /** A failed run (database down) is handed here and the schedule goes on. */
+  onFailed: (error: unknown) => void;
+}
+
+export interface RepeatingRun {
+  /** Clears the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `run` once after `delayMs`, then every `intervalMs` after the previous run ended, so a
+ * slow run never overlaps the next. The timer is unref'd: it never keeps a process alive.
+ */
+export function startRepeatAfterRun(options: RepeatAfterRunOptions): RepeatingRun {
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> | undefined;
+  let stopped = false;
+
+  const schedule = (delayMs: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      current = options
+        .run()
+        .catch(options.onFailed)
+        .finally(() => {
+          current = undefined;
+          schedule(options.intervalMs);
+        });
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(options.delayMs);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
