@@ -39,6 +39,11 @@ export {
   type StartEpisodesOutcome,
 } from "./start-episodes";
 export {
+  unstartEpisodes,
+  type EpisodeUnstart,
+  type UnstartEpisodesOutcome,
+} from "./unstart-episodes";
+export {
   archiveEpisode,
   archiveEpisodes,
   BULK_BATCH_SIZE,
