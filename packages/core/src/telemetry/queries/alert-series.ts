@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/index";
 import { SqlParams } from "../../scope/index";
 import { bucketInterval, type ChartBucket, rangeBoundsSql } from "./chart-range";
-import type { TelemetrySeries } from "./telemetry-series";
+import { seriesOfRows, type TelemetrySeries, type TelemetrySeriesRow } from "./telemetry-series";
 
 /** The seed's alert conditions: any steal in normal operation, any failed renewal. */
 export const ALERT_EVENTS = [
@@ -24,13 +24,7 @@ export async function readAlertSeries(options: {
   const events = params.add(ALERT_EVENTS);
   const step = params.add(bucketInterval(options.bucket));
   const bounds = rangeBoundsSql(step, options.buckets);
-  const { rows } = await options.db.query<{
-    event: string;
-    bucket: Date;
-    count: string;
-    sum_ms: number;
-    max_ms: number;
-  }>(
+  const { rows } = await options.db.query<TelemetrySeriesRow>(
     `WITH rolled AS (
        SELECT event, date_bin(${step}::interval, bucket, ${bounds.from}) AS bucket, count, sum_ms, max_ms
          FROM cyclium_telemetry
@@ -52,20 +46,5 @@ export async function readAlertSeries(options: {
       ORDER BY e.event, k.bucket`,
     params.values,
   );
-  const byEvent = new Map<string, TelemetrySeries>(
-    ALERT_EVENTS.map((event) => [event, { event, total: 0, points: [] }]),
-  );
-  for (const row of rows) {
-    const entry = byEvent.get(row.event);
-    if (!entry) continue;
-    const count = Number(row.count);
-    entry.total += count;
-    entry.points.push({
-      bucket: row.bucket,
-      count,
-      avgMs: count > 0 ? row.sum_ms / count : 0,
-      maxMs: row.max_ms,
-    });
-  }
-  return [...byEvent.values()];
+  return seriesOfRows(ALERT_EVENTS, rows);
 }

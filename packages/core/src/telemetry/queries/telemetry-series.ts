@@ -15,6 +15,41 @@ export interface TelemetrySeries {
   points: TelemetryPoint[];
 }
 
+/** A row of a series query: one (event, bucket) with its counts rolled up over nodes. */
+export interface TelemetrySeriesRow {
+  event: string;
+  bucket: Date;
+  /** bigint sum, as text. */
+  count: string;
+  sum_ms: number;
+  max_ms: number;
+}
+
+/**
+ * The rows of a series query as one series per event, in the order of `events` (an event with no
+ * row keeps an empty series); rows of other events are left out.
+ */
+export function seriesOfRows(
+  events: readonly string[],
+  rows: readonly TelemetrySeriesRow[],
+): TelemetrySeries[] {
+  const byEvent = new Map<string, TelemetrySeries>();
+  for (const event of events) byEvent.set(event, { event, total: 0, points: [] });
+  for (const row of rows) {
+    const entry = byEvent.get(row.event);
+    if (!entry) continue;
+    const count = Number(row.count);
+    entry.total += count;
+    entry.points.push({
+      bucket: row.bucket,
+      count,
+      avgMs: count > 0 ? row.sum_ms / count : 0,
+      maxMs: row.max_ms,
+    });
+  }
+  return [...byEvent.values()];
+}
+
 export interface TelemetrySeriesResult {
   from: Date;
   to: Date;
@@ -39,13 +74,7 @@ export async function readTelemetrySeries(options: {
 }): Promise<TelemetrySeriesResult> {
   const node = options.node ?? null;
   const [series, nodes, window] = await Promise.all([
-    options.db.query<{
-      event: string;
-      bucket: Date;
-      count: string;
-      sum_ms: number;
-      max_ms: number;
-    }>(
+    options.db.query<TelemetrySeriesRow>(
       `WITH minutes AS (
          SELECT generate_series(date_trunc('minute', now()) - make_interval(mins => $2 - 1),
                                 date_trunc('minute', now()), interval '1 minute') AS bucket
@@ -71,27 +100,13 @@ export async function readTelemetrySeries(options: {
       [options.minutes],
     ),
   ]);
-  const byEvent = new Map<string, TelemetrySeries>();
-  for (const event of options.events) byEvent.set(event, { event, total: 0, points: [] });
-  for (const row of series.rows) {
-    const entry = byEvent.get(row.event);
-    if (!entry) continue;
-    const count = Number(row.count);
-    entry.total += count;
-    entry.points.push({
-      bucket: row.bucket,
-      count,
-      avgMs: count > 0 ? row.sum_ms / count : 0,
-      maxMs: row.max_ms,
-    });
-  }
   const bounds = window.rows[0];
   return {
     from: bounds?.from ?? new Date(),
     to: bounds?.to ?? new Date(),
     minutes: options.minutes,
     node,
-    series: [...byEvent.values()],
+    series: seriesOfRows(options.events, series.rows),
     nodes: nodes.rows.map((row) => row.node),
   };
 }
