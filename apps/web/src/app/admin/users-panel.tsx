@@ -5,8 +5,8 @@ import { ROLES, type TRole } from "@/server/auth/principal";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
+import { AdminSection, AdminTable } from "./admin-section";
 import { CreateUserForm } from "./create-user-form";
-import { mutationErrorMessage } from "./mutation-error";
 
 export function UsersPanel({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
@@ -18,92 +18,78 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
   const setDisabled = useMutation(
     trpc.admin.users.setDisabled.mutationOptions({ onSettled: invalidate }),
   );
-  const failure = setRole.error ?? setDisabled.error;
 
   return (
-    <section className="section" aria-labelledby="users-title">
-      <div className="section-header">
-        <h2 className="section-title" id="users-title">
-          Users
-        </h2>
-        <span className="section-meta">
+    <AdminSection
+      titleId="users-title"
+      title="Users"
+      meta={
+        <>
           <strong>{users.data?.filter((user) => user.disabledAt === null).length ?? 0}</strong>{" "}
           active
-        </span>
-      </div>
-      {failure ? (
-        <div className="callout callout-error" role="alert">
-          {mutationErrorMessage(failure)}
-        </div>
-      ) : null}
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Users">
-        <table className="table table-cards" data-testid="users-table">
-          <thead>
-            <tr>
-              <th>User</th>
-              <th>Role</th>
-              <th>Last active</th>
-              <th>Created</th>
-              <th aria-label="Actions" />
+        </>
+      }
+      error={setRole.error ?? setDisabled.error}
+    >
+      <AdminTable
+        label="Users"
+        testId="users-table"
+        columns={["User", "Role", "Last active", "Created"]}
+      >
+        {(users.data ?? []).map((user) => {
+          const self = user.id === currentUserId;
+          const disabled = user.disabledAt !== null;
+          return (
+            <tr key={user.id} data-disabled={disabled} className={styles.userRow}>
+              <td className="cell-lead">
+                <div className="cell-primary">
+                  {user.name}
+                  {self ? <span className={styles.you}>you</span> : null}
+                  {disabled ? <span className={styles.disabledPill}>disabled</span> : null}
+                </div>
+                <div className="cell-secondary mono">{user.email}</div>
+              </td>
+              <td data-label="Role">
+                <select
+                  className={styles.select}
+                  aria-label={`Role of ${user.email}`}
+                  value={user.role}
+                  disabled={self || setRole.isPending}
+                  title={self ? "You cannot change your own role" : undefined}
+                  onChange={(event) =>
+                    setRole.mutate({ userId: user.id, role: event.target.value as TRole })
+                  }
+                >
+                  {ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {role}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td className="text-subtle" data-label="Last active">
+                <TimeAgo iso={user.lastSeenAt} fallback="never" />
+              </td>
+              <td className="text-subtle" data-label="Created">
+                <TimeAgo iso={user.insertedAt} />
+              </td>
+              <td className={styles.actions}>
+                {self ? null : (
+                  <button
+                    type="button"
+                    className={disabled ? "button" : `button ${styles.danger}`}
+                    disabled={setDisabled.isPending}
+                    onClick={() => setDisabled.mutate({ userId: user.id, disabled: !disabled })}
+                  >
+                    {disabled ? "Enable" : "Disable"}
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {(users.data ?? []).map((user) => {
-              const self = user.id === currentUserId;
-              const disabled = user.disabledAt !== null;
-              return (
-                <tr key={user.id} data-disabled={disabled} className={styles.userRow}>
-                  <td className="cell-lead">
-                    <div className="cell-primary">
-                      {user.name}
-                      {self ? <span className={styles.you}>you</span> : null}
-                      {disabled ? <span className={styles.disabledPill}>disabled</span> : null}
-                    </div>
-                    <div className="cell-secondary mono">{user.email}</div>
-                  </td>
-                  <td data-label="Role">
-                    <select
-                      className={styles.select}
-                      aria-label={`Role of ${user.email}`}
-                      value={user.role}
-                      disabled={self || setRole.isPending}
-                      title={self ? "You cannot change your own role" : undefined}
-                      onChange={(event) =>
-                        setRole.mutate({ userId: user.id, role: event.target.value as TRole })
-                      }
-                    >
-                      {ROLES.map((role) => (
-                        <option key={role} value={role}>
-                          {role}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className="text-subtle" data-label="Last active">
-                    <TimeAgo iso={user.lastSeenAt} fallback="never" />
-                  </td>
-                  <td className="text-subtle" data-label="Created">
-                    <TimeAgo iso={user.insertedAt} />
-                  </td>
-                  <td className={styles.actions}>
-                    {self ? null : (
-                      <button
-                        type="button"
-                        className={disabled ? "button" : `button ${styles.danger}`}
-                        disabled={setDisabled.isPending}
-                        onClick={() => setDisabled.mutate({ userId: user.id, disabled: !disabled })}
-                      >
-                        {disabled ? "Enable" : "Disable"}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </AdminTable>
       <CreateUserForm onCreated={invalidate} />
-    </section>
+    </AdminSection>
   );
 }
