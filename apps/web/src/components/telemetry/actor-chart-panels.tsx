@@ -17,19 +17,14 @@ import { formatLatency } from "@/lib/format-duration";
 import { formatBucket, zoneLabel } from "@/lib/format-time";
 import { useTimeZone } from "@/lib/preferences/time-zone";
 import type { TRouterOutputs } from "@/trpc/router-types";
+import { AXIS_TICK, BAR_CURSOR, BUCKET_X_AXIS, COUNT_Y_AXIS, TOOLTIP_STYLE } from "./chart-axes";
 
 export type TActorCharts = TRouterOutputs["telemetry"]["actorCharts"];
 type TPoint = TActorCharts["points"][number];
 
-const AXIS_TICK = { fontSize: 10, fill: "var(--text-subtle)" };
 // Recharts colours a legend's text like its series; the status greens and ambers are below 4.5:1
 // on the card, so the text keeps the page's colour and the swatch carries the series colour.
 const legendText = (value: string) => <span style={{ color: "var(--text-muted)" }}>{value}</span>;
-const TOOLTIP_STYLE = {
-  background: "var(--surface)",
-  borderColor: "var(--border)",
-  color: "var(--text)",
-};
 
 /** The x axis every per-actor chart shares: bucket starts in the zone the top bar chose. */
 function useBucketAxis(bucket: TActorCharts["bucket"]) {
@@ -93,25 +88,10 @@ export function ThroughputChart({ charts }: { charts: TActorCharts }) {
     >
       <BarChart data={charts.points} margin={{ top: 4, right: 4, bottom: 0, left: -18 }}>
         <CartesianGrid vertical={false} stroke="var(--border)" />
-        <XAxis
-          dataKey="bucket"
-          tickFormatter={axis.tick}
-          tick={AXIS_TICK}
-          minTickGap={28}
-          tickLine={false}
-          axisLine={false}
-        />
-        <YAxis
-          allowDecimals={false}
-          tickCount={3}
-          domain={[0, (dataMax: number) => Math.max(dataMax, 2)]}
-          tick={AXIS_TICK}
-          tickLine={false}
-          axisLine={false}
-          width={44}
-        />
+        <XAxis {...BUCKET_X_AXIS} tickFormatter={axis.tick} />
+        <YAxis {...COUNT_Y_AXIS} />
         <Tooltip
-          cursor={{ fill: "rgba(91, 91, 214, 0.08)" }}
+          cursor={BAR_CURSOR}
           labelFormatter={axis.label}
           contentStyle={TOOLTIP_STYLE}
           formatter={(value, name) => [formatCount(Number(value)), name]}
@@ -152,14 +132,7 @@ export function LatencyChart({ charts, which }: { charts: TActorCharts; which: "
     >
       <LineChart data={charts.points} margin={{ top: 4, right: 4, bottom: 0, left: -4 }}>
         <CartesianGrid vertical={false} stroke="var(--border)" />
-        <XAxis
-          dataKey="bucket"
-          tickFormatter={axis.tick}
-          tick={AXIS_TICK}
-          minTickGap={28}
-          tickLine={false}
-          axisLine={false}
-        />
+        <XAxis {...BUCKET_X_AXIS} tickFormatter={axis.tick} />
         <YAxis
           tickCount={3}
           tickFormatter={(value: number) => formatLatency(value)}

@@ -5,6 +5,7 @@ import { formatCount } from "@/lib/format-count";
 import { formatBucket, zoneLabel } from "@/lib/format-time";
 import { useTimeZone } from "@/lib/preferences/time-zone";
 import type { TRouterOutputs } from "@/trpc/router-types";
+import { BAR_CURSOR, BUCKET_X_AXIS, COUNT_Y_AXIS, TOOLTIP_STYLE } from "./chart-axes";
 
 type TSeries = TRouterOutputs["telemetry"]["series"]["series"][number];
 
@@ -48,33 +49,14 @@ export function EventChart({
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={series.points} margin={{ top: 4, right: 4, bottom: 0, left: -18 }}>
             <CartesianGrid vertical={false} stroke="var(--border)" />
-            <XAxis
-              dataKey="bucket"
-              tickFormatter={minuteLabel}
-              tick={{ fontSize: 10, fill: "var(--text-subtle)" }}
-              minTickGap={28}
-              tickLine={false}
-              axisLine={false}
-            />
-            <YAxis
-              allowDecimals={false}
-              tickCount={3}
-              domain={[0, (dataMax: number) => Math.max(dataMax, 2)]}
-              tick={{ fontSize: 10, fill: "var(--text-subtle)" }}
-              tickLine={false}
-              axisLine={false}
-              width={44}
-            />
+            <XAxis {...BUCKET_X_AXIS} tickFormatter={minuteLabel} />
+            <YAxis {...COUNT_Y_AXIS} />
             <Tooltip
-              cursor={{ fill: "rgba(91, 91, 214, 0.08)" }}
+              cursor={BAR_CURSOR}
               labelFormatter={(label) =>
                 `${typeof label === "string" ? minuteLabel(label) : ""} ${zoneName}`
               }
-              contentStyle={{
-                background: "var(--surface)",
-                borderColor: "var(--border)",
-                color: "var(--text)",
-              }}
+              contentStyle={TOOLTIP_STYLE}
               formatter={(value) => [formatCount(Number(value)), "events"]}
             />
             <Bar dataKey="count" fill={color} radius={[2, 2, 0, 0]} isAnimationActive={false} />
