@@ -3,8 +3,8 @@
 // SIGKILLed if the test runner itself exits without running the teardown.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "@cyclium/db/testing";
 import { childProcessEnv } from "./env";
 import { e2eDeploymentPath, logsDir, nextBin, webRoot, workerRoot } from "./paths";
 
@@ -72,22 +72,6 @@ export function startProcess(options: {
       });
     },
   };
-}
-
-/** A TCP port that was free a moment ago (the OS picks it), for a child to listen on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 /**

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@cyclium/db/testing";
 import pg from "pg";
 
 /** Debian's package installs it here; CI's `.ci/run` installs the package. */
@@ -115,15 +115,4 @@ async function waitUntilServing(url: string, child: ChildProcess): Promise<void>
       await client.end().catch(() => undefined);
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }

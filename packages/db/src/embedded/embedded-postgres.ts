@@ -244,6 +244,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/** A TCP port that was free a moment ago (the OS picks it), for a child to listen on. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
