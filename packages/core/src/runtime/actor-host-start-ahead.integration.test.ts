@@ -1,11 +1,70 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
+import { PgListener } from "../bus/index";
 import { PostgresWorkClaims } from "../claims/index";
 import { sweepOrphanedEpisodes } from "../recovery/index";
+import { silentLogger, Telemetry } from "../telemetry/index";
+import { TriggerRequestPoller } from "../trigger-requests/index";
+import type { ActorHost } from "./actor-host";
+import type { ModeController } from "../modes/index";
 import { useHostSuite } from "./testing/host-suite";
 
 const { db, startHost, actor, episode, fired, settled } = useHostSuite();
+
+// Registered after the suite's: runs before the hosts are stopped.
+const pollers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(pollers.splice(0).map((stop) => stop()));
+});
+
+/** The trigger-request poller of a full node, as a worker runs it. */
+async function startPoller(host: ActorHost, modes: ModeController): Promise<void> {
+  const listener = new PgListener({ connection: db.url });
+  await listener.start();
+  const poller = await TriggerRequestPoller.start({
+    db: db.pool,
+    listener,
+    host,
+    modes,
+    nodeIdentity: modes.nodeIdentity,
+    // Requests written before it listened are found by the interval.
+    intervalMs: 250,
+    sourceStack: null,
+    sourceEnv: null,
+    logger: silentLogger,
+    telemetry: new Telemetry(),
+  });
+  pollers.push(async () => {
+    await poller.stop();
+    await listener.close();
+  });
+}
+
+/** Statuses of the episode's trigger requests, oldest first. */
+async function requestsOf(id: string): Promise<string[]> {
+  const { rows } = await db.pool.query<{ status: string }>(
+    "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id",
+    [id],
+  );
+  return rows.map((row) => row.status);
+}
+
+/** Where an episode that was never started is: pending, unclaimed, not recovered. */
+async function expectNeverStarted(id: string): Promise<void> {
+  expect(await episode(id)).toMatchObject({
+    status: "pending",
+    started_at: null,
+    executed_by: null,
+    queued_by: null,
+    attempt: 1,
+    phase: null,
+    recovery_history: [],
+  });
+  // Released, not failed: the next acquire anywhere is a take-over, not a steal.
+  expect(await claimState(id)).toBe("done");
+  expect(await requestsOf(id)).toEqual(["pending"]);
+}
 
 /** One step; `{ hold: true }` waits until the test releases it. Records each strategy run. */
 function recordingStrategy() {
@@ -44,7 +103,7 @@ async function runningOf(ids: string[]): Promise<string[]> {
  */
 async function hostWithEpisodesStartedAhead() {
   const rec = recordingStrategy();
-  const { host } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
+  const { host, modes } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
   const warm = await Promise.all(Array.from({ length: 30 }, () => fired(host, "ahead")));
   for (const id of warm) expect((await settled(id)).status).toBe("completed");
   const held = [
@@ -56,7 +115,7 @@ async function hostWithEpisodesStartedAhead() {
   await vi.waitFor(async () => expect((await runningOf(queued)).length).toBeGreaterThan(0));
   expect(rec.runs.filter((id) => queued.includes(id))).toEqual([]);
   expect(host.runningCount("ahead")).toBe(2);
-  return { rec, host, held, queued };
+  return { rec, host, modes, held, queued };
 }
 
 const runsOf = (runs: string[], id: string) => runs.filter((run) => run === id).length;
@@ -87,21 +146,91 @@ describe("starting ahead of a free slot", () => {
     }
   });
 
-  it("a stop that aborts leaves them to recovery, which runs each once", async () => {
-    const { rec, host, held, queued } = await hostWithEpisodesStartedAhead();
-
-    // No grace: the held strategies are aborted and the started-ahead ones get no slot. Both
-    // stay running with failed claims; the never-started ones are handed over.
-    await host.stop({ graceMs: 0 });
-    rec.release();
+  it("a mode switch puts them back to pending at once; another node runs each once", async () => {
+    const { rec, host, modes, held, queued } = await hostWithEpisodesStartedAhead();
     const ahead = await runningOf(queued);
     expect(ahead.length).toBeGreaterThan(0);
-    expect(ahead.length).toBeLessThanOrEqual(2);
-    for (const id of [...held, ...ahead]) expect(await claimState(id)).toBe("failed");
+
+    // The operator switches the actor off here; the queue reconcile finds it.
+    await modes.setActorOverride("ahead", "trigger_only");
+    await host.reconcileQueue();
+    // Pending again without waiting for any stale threshold: no recovery runs in this test.
+    await vi.waitFor(async () => expect(await runningOf(queued)).toEqual([]), { timeout: 15_000 });
+    for (const id of ahead) await expectNeverStarted(id);
+    expect(rec.runs.filter((id) => queued.includes(id))).toEqual([]);
+    rec.release();
+    for (const id of held) expect((await settled(id)).status).toBe("completed");
+
+    // A node where the actor may run takes them from its poller, as fresh work.
+    const {
+      host: next,
+      modes: nextModes,
+      nodeIdentity,
+    } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
+    await startPoller(next, nextModes);
+    for (const id of queued) {
+      expect(await settled(id)).toMatchObject({
+        status: "completed",
+        executed_by: nodeIdentity,
+        attempt: 1,
+        phase: null,
+        recovery_history: [],
+      });
+      expect(runsOf(rec.runs, id)).toBe(1);
+      expect(await requestsOf(id)).toEqual(["completed"]);
+    }
+  });
+
+  it("an unstart whose claim was taken meanwhile changes nothing", async () => {
+    const { rec, host, modes, queued } = await hostWithEpisodesStartedAhead();
+    const ahead = await runningOf(queued);
+    const [stolen] = ahead;
+    if (stolen === undefined) throw new Error("none started ahead");
+    // Another node took the claim over (as recovery's steal does: attempt + 1).
+    await db.pool.query(
+      `UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1
+        WHERE dedupe_key = $1`,
+      [`episode:${stolen}`],
+    );
+    const before = await episode(stolen);
+
+    await modes.setActorOverride("ahead", "trigger_only");
+    await host.reconcileQueue();
+    for (const id of ahead.filter((id) => id !== stolen)) {
+      await vi.waitFor(async () => expect((await episode(id)).status).toBe("pending"));
+      await expectNeverStarted(id);
+    }
+    // Every run of this node has settled once its stop returns, the stolen one's unstart too.
+    rec.release();
+    await host.stop({ graceMs: 15_000 });
+    // The episode the thief holds is as it was: running, its claim the thief's, no new request.
+    expect(await requestsOf(stolen)).toEqual([]);
+    expect(await episode(stolen)).toEqual(before);
+    const { rows } = await db.pool.query(
+      "SELECT state, owner_node FROM cyclium_work_claims WHERE dedupe_key = $1",
+      [`episode:${stolen}`],
+    );
+    expect(rows).toEqual([{ state: "claimed", owner_node: "thief" }]);
+  });
+
+  it("a stop that aborts puts them back to pending, and leaves the running ones to recovery", async () => {
+    const { rec, host, held, queued } = await hostWithEpisodesStartedAhead();
+    const ahead = await runningOf(queued);
+    expect(ahead.length).toBeGreaterThan(0);
+
+    // No grace: the held strategies are aborted and stay running with failed claims. The
+    // started-ahead ones get no slot: their strategy never ran, so they are pending again, like
+    // the never-started ones, which are handed over.
+    await host.stop({ graceMs: 0 });
+    rec.release();
+    for (const id of held) expect(await claimState(id)).toBe("failed");
+    for (const id of ahead) await expectNeverStarted(id);
     expect(rec.runs.filter((id) => queued.includes(id))).toEqual([]);
 
-    // Another node's recovery restarts exactly those and runs each once.
-    const { host: next } = startHost([actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 })]);
+    // Another node's recovery restarts only the held ones; its poller takes the rest.
+    const { host: next, modes } = startHost([
+      actor("ahead", rec.strategy, { maxConcurrentEpisodes: 2 }),
+    ]);
     const swept = await sweepOrphanedEpisodes(
       {
         db: db.pool,
@@ -113,13 +242,12 @@ describe("starting ahead of a free slot", () => {
       },
       { staleAfterMs: 0 },
     );
-    expect(swept.restarted).toBe(held.length + ahead.length);
-    // The ones never started went back pending (this fixture has no poller: enqueue them).
-    for (const id of queued.filter((id) => !ahead.includes(id))) {
-      expect((await episode(id)).status).toBe("pending");
-      expect((await next.enqueueEpisode(id)).kind).toBe("queued");
-    }
+    expect(swept.restarted).toBe(held.length);
+    await startPoller(next, modes);
     for (const id of [...held, ...queued]) expect((await settled(id)).status).toBe("completed");
-    for (const id of queued) expect(runsOf(rec.runs, id)).toBe(1);
+    for (const id of queued) {
+      expect(runsOf(rec.runs, id)).toBe(1);
+      expect(await episode(id)).toMatchObject({ recovery_history: [] });
+    }
   });
 });

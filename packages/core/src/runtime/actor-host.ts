@@ -234,7 +234,8 @@ export class ActorHost implements PollerHost {
   /**
    * Stops taking work, hands queued episodes over (their requests back to pending, the rest as new
    * requests), lets running episodes finish their current step and the ends in flight commit for
-   * up to `graceMs`, then aborts them: whatever is unfinished stays `running` for recovery.
+   * up to `graceMs`, then aborts them: whatever is unfinished stays `running` for recovery, except
+   * episodes started ahead whose strategy never got a slot, which go back to pending at once.
    */
   async stop({ graceMs = 30_000 }: { graceMs?: number } = {}): Promise<void> {
     if (this.#state === "stopped" || this.#state === "stopping") return;

@@ -13,6 +13,9 @@ export function dispatchSettled(result: QueuedEpisodeResult): DispatchSettled {
     case "left_running":
     case "shed":
       return { kind: "ran" };
+    // Its request went back to pending with the episode, in the unstart's statement.
+    case "unstarted":
+      return { kind: "request_released" };
     case "not_started":
     case "error":
       return { kind: "not_run" };

@@ -10,5 +10,10 @@ export type EpisodeRunResult =
   | { kind: "not_pending" }
   /** Left `running`: the claim was lost, the node stopped, or a write was fenced. */
   | { kind: "left_running"; reason: "aborted" | "fenced" | "interrupted" }
+  /**
+   * Started ahead of a free slot, given none, its strategy never run: pending again, its claim
+   * released and its trigger request pending (unstartEpisodes).
+   */
+  | { kind: "unstarted" }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };

@@ -23,7 +23,8 @@ function scriptedRunner() {
       await new Promise<void>((resolve) => commits.set(episode.id, resolve));
       const answer = (await options.beforeStrategy?.()) ?? "run";
       told.set(episode.id, answer);
-      if (answer !== "run") return { kind: "left_running", reason: "interrupted" };
+      // What LocalRunner answers once it has put the episode back to pending (unstartEpisodes).
+      if (answer !== "run") return { kind: "unstarted" };
       strategies.push(episode.id);
       live.now += 1;
       live.max = Math.max(live.max, live.now);
@@ -154,6 +155,7 @@ describe("EpisodeSlots: starting ahead of a free slot", () => {
     // Switched off here (the reconcile's takeQueued): e3 is handed back, e2 gets no slot.
     expect(slots.takeQueued("a").map((entry) => entry.episode.id)).toEqual(["e3"]);
     await vi.waitFor(() => expect(script.told.get("e2")).toBe("stopping"));
+    await vi.waitFor(() => expect(results.get("e2")?.kind).toBe("unstarted"));
     await script.finish("e1");
     await vi.waitFor(() => expect(results.get("e1")?.kind).toBe("completed"));
     expect(script.strategies).toEqual(["w1", "e1"]);

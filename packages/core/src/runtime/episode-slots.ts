@@ -80,8 +80,9 @@ export class EpisodeSlots {
 
   /**
    * Empties one actor's queue (it may no longer run here); running episodes are not affected.
-   * Its episodes started ahead and still waiting get no slot here: they stay `running` with their
-   * claims failed, for recovery to restart where the actor may run.
+   * Its episodes started ahead and still waiting get no slot here: their runner puts them back to
+   * pending at once (claim released, owned by a trigger request again), for any node where the
+   * actor may run; their runs settle `unstarted`.
    */
   takeQueued(actorId: string): QueuedEpisode[] {
     const queue = this.#queues.get(actorId);

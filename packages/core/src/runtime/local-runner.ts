@@ -25,6 +25,7 @@ import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
 import type { SlotAnswer } from "./start-ahead";
+import { StartedAheadUnstarts } from "./unstart-started-ahead";
 import { retryTransient, type RetriedWrite, type WriteRetryOptions } from "./write-retry";
 
 export interface LocalRunnerOptions {
@@ -58,8 +59,10 @@ export interface RunEpisodeOptions {
   /**
    * Called once the episode has started (claim taken, row `running`) and before its strategy
    * runs: the strategy waits for `run`. EpisodeSlots starts episodes ahead of a free slot and
-   * answers when one frees; `stopping` (the actor may no longer run here) leaves the episode
-   * `running` for recovery, as a drain leaves an episode between two steps.
+   * answers when one frees. `stopping` (the actor may no longer run here), or a wait ended by the
+   * node's hard stop, puts the episode back to pending at once (StartedAheadUnstarts): its
+   * strategy never ran. Only when that cannot be done (claims off, the claim lost, the write
+   * failed) is it left `running` for recovery.
    */
   beforeStrategy?: () => SlotAnswer | Promise<SlotAnswer>;
 }
@@ -97,6 +100,8 @@ export class LocalRunner {
   readonly #active = new Set<string>();
   /** Renews the claims of all the episodes running here with one statement per tick. */
   readonly #keeper: LeaseKeeper;
+  /** Puts episodes started ahead that get no slot back to pending. */
+  readonly #unstarts: StartedAheadUnstarts;
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.#keeper = new LeaseKeeper({
@@ -112,6 +117,7 @@ export class LocalRunner {
       leaseSeconds: options.leaseSeconds,
       telemetry: options.telemetry,
     });
+    this.#unstarts = new StartedAheadUnstarts(options);
   }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
@@ -286,8 +292,13 @@ export class LocalRunner {
         typeof asked === "string"
           ? ({ kind: "value", value: asked } as const)
           : await guardedCall(() => asked, claimed.signal, Number.POSITIVE_INFINITY);
-      if (waited.kind !== "value") throw new LeftRunning("aborted");
-      if (waited.value === "stopping") throw new LeftRunning("interrupted");
+      if (waited.kind !== "value" || waited.value === "stopping") {
+        // No slot here: its strategy never ran. Pending again at once when the claim is still
+        // this attempt's (a lost claim leaves it to whoever took it).
+        const unstarted = await this.#unstarts.unstart(episode, claimed, runOptions);
+        if (unstarted !== undefined) return unstarted;
+        throw new LeftRunning(waited.kind !== "value" ? "aborted" : "interrupted");
+      }
       // Started ahead and given its slot by a draining node: its first step runs (it was started
       // before the drain), as a running episode's current step does; no further one.
       if (typeof asked !== "string" && isDraining()) isDraining = afterFirstCall(isDraining);

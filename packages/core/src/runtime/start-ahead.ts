@@ -1,7 +1,9 @@
 /**
  * What an episode started ahead is told when it asks for a slot: `run` (a slot is its own now;
  * also while the node drains, since it has started), `stopping` (its actor may no longer run on
- * this node: it stays `running` with its claim failed, for recovery to restart elsewhere).
+ * this node: its strategy never ran, so the runner puts it back to pending at once, its claim
+ * released and a trigger request owning it, for any node where the actor may run; see
+ * StartedAheadUnstarts).
  */
 export type SlotAnswer = "run" | "stopping";
 

@@ -30,9 +30,12 @@ export type DispatchResult =
  * How a dispatched request's episode ended up here, so what is left to do with the request:
  * `request_completed`, the episode's end statement already completed it; `ran`, it ran (or ended
  * otherwise: busy, no longer pending, left running, shed), complete it; `not_run`, it never ran
- * (the node stopped first, or the database failed), release it to pending.
+ * (the node stopped first, or the database failed), release it to pending; `request_released`,
+ * it was started ahead and put back to pending with its request (unstartEpisodes): nothing left.
  */
-export type DispatchSettled = { kind: "request_completed" | "ran" | "not_run" };
+export type DispatchSettled = {
+  kind: "request_completed" | "ran" | "not_run" | "request_released";
+};
 
 /** What the poller needs from the node's actor host. */
 export interface PollerHost {
@@ -309,6 +312,7 @@ export class TriggerRequestPoller {
         switch (settled.kind) {
           // The runner's end statement completes the request with the episode: no second write.
           case "request_completed":
+          case "request_released":
             return undefined;
           case "ran":
             return this.#settler.complete(request.id);

@@ -27,6 +27,11 @@ export function useHostSuite(options: HostSuiteOptions = {}) {
       if (database === undefined) throw new Error("the test database is made in beforeAll");
       return database.pool;
     },
+    /** Its connection string, for a listener of its own (from `beforeAll` on). */
+    get url(): string {
+      if (database === undefined) throw new Error("the test database is made in beforeAll");
+      return database.url;
+    },
   };
   const fixture = createHostFixture(() => db.pool);
 
