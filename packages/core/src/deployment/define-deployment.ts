@@ -53,27 +53,27 @@ const ZDeploymentInput = z
     triggers: z.array(z.looseObject({ name: z.string(), on: z.string() })).default([]),
   })
   .superRefine((deployment, ctx) => {
+    /** Adds `name` to `seen`, with an issue at `path` when it was there already. */
+    const declareOnce = (
+      seen: Set<string>,
+      name: string,
+      what: string,
+      path: (string | number)[],
+    ): void => {
+      if (seen.has(name)) {
+        ctx.addIssue({ code: "custom", path, message: `${what} "${name}" is declared twice` });
+      }
+      seen.add(name);
+    };
+    const actorIds = new Set<string>();
     const expectations = new Map<string, Set<string>>();
     deployment.actors.forEach((actor, index) => {
-      if (expectations.has(actor.identifier)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["actors", index, "identifier"],
-          message: `actor "${actor.identifier}" is declared twice`,
-        });
-      }
+      declareOnce(actorIds, actor.identifier, "actor", ["actors", index, "identifier"]);
       expectations.set(actor.identifier, new Set(actor.expectations.map((e) => e.id)));
     });
     const workflowNames = new Set<string>();
     deployment.workflows.forEach((workflow, index) => {
-      if (workflowNames.has(workflow.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["workflows", index, "name"],
-          message: `workflow "${workflow.name}" is declared twice`,
-        });
-      }
-      workflowNames.add(workflow.name);
+      declareOnce(workflowNames, workflow.name, "workflow", ["workflows", index, "name"]);
       workflow.steps.forEach((step, stepIndex) => {
         const known = expectations.get(step.actor);
         if (!known || !known.has(step.expectation)) {
@@ -89,14 +89,7 @@ const ZDeploymentInput = z
     });
     const triggerNames = new Set<string>();
     deployment.triggers.forEach((trigger, index) => {
-      if (triggerNames.has(trigger.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["triggers", index, "name"],
-          message: `trigger "${trigger.name}" is declared twice`,
-        });
-      }
-      triggerNames.add(trigger.name);
+      declareOnce(triggerNames, trigger.name, "trigger", ["triggers", index, "name"]);
       if (!workflowNames.has(trigger.on)) {
         ctx.addIssue({
           code: "custom",
