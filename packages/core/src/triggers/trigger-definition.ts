@@ -54,17 +54,22 @@ export type TriggerPoll = (
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,254}$/;
 const ZName = z.string().regex(NAME, "letters, digits, '_', '.', ':' or '-', up to 255");
 
+/** How a schedule's windows fire, alike for cron and interval triggers. */
+const ZWindowPolicy = {
+  catchUp: z.enum(CATCH_UP_POLICIES).default("skip"),
+  /** How late a window may still fire on its own; older windows count as missed. */
+  misfireGraceMs: z.number().int().min(0).default(60_000),
+  /** With `catchUp: 'run_all'`: at most this many missed windows fire after an outage. */
+  catchUpLimit: z.number().int().min(1).max(10_000).default(DEFAULT_CATCH_UP_LIMIT),
+};
+
 const ZCronTriggerInput = z.strictObject({
   name: ZName,
   /** The primary workflow. */
   on: ZName,
   cron: z.string().min(1).max(255),
   timezone: z.string().min(1).max(64).default("UTC"),
-  catchUp: z.enum(CATCH_UP_POLICIES).default("skip"),
-  /** How late a window may still fire on its own; older windows count as missed. */
-  misfireGraceMs: z.number().int().min(0).default(60_000),
-  /** With `catchUp: 'run_all'`: at most this many missed windows fire after an outage. */
-  catchUpLimit: z.number().int().min(1).max(10_000).default(DEFAULT_CATCH_UP_LIMIT),
+  ...ZWindowPolicy,
 });
 
 /**
@@ -76,9 +81,7 @@ const ZIntervalTriggerInput = z.strictObject({
   name: ZName,
   on: ZName,
   intervalMs: z.number().int().min(MIN_INTERVAL_MS).max(2_147_483_647),
-  catchUp: z.enum(CATCH_UP_POLICIES).default("skip"),
-  misfireGraceMs: z.number().int().min(0).default(60_000),
-  catchUpLimit: z.number().int().min(1).max(10_000).default(DEFAULT_CATCH_UP_LIMIT),
+  ...ZWindowPolicy,
 });
 
 const ZPollTriggerInput = z.strictObject({
@@ -105,20 +108,20 @@ interface TriggerDefinitionBase {
   allowConcurrent: boolean;
 }
 
-export interface CronTriggerDefinition extends TriggerDefinitionBase {
-  kind: "cron";
-  schedule: CronSchedule;
+interface WindowPolicy {
   catchUp: CatchUpPolicy;
   misfireGraceMs: number;
   catchUpLimit: number;
 }
 
-export interface IntervalTriggerDefinition extends TriggerDefinitionBase {
+export interface CronTriggerDefinition extends TriggerDefinitionBase, WindowPolicy {
+  kind: "cron";
+  schedule: CronSchedule;
+}
+
+export interface IntervalTriggerDefinition extends TriggerDefinitionBase, WindowPolicy {
   kind: "interval";
   schedule: IntervalSchedule;
-  catchUp: CatchUpPolicy;
-  misfireGraceMs: number;
-  catchUpLimit: number;
 }
 
 /** Triggers that fire windows of a schedule (cron instants or interval ticks). */
@@ -146,28 +149,16 @@ export function defineTrigger(
     const data = parse(ZCronTriggerInput, input);
     return Object.freeze({
       kind: "cron",
-      name: data.name,
-      on: data.on,
-      fanOut: true,
-      allowConcurrent: false,
       schedule: CronSchedule.parse(data.cron, data.timezone),
-      catchUp: data.catchUp,
-      misfireGraceMs: data.misfireGraceMs,
-      catchUpLimit: data.catchUpLimit,
+      ...windowTriggerFields(data),
     });
   }
   if ("intervalMs" in input) {
     const data = parse(ZIntervalTriggerInput, input);
     return Object.freeze({
       kind: "interval",
-      name: data.name,
-      on: data.on,
-      fanOut: true,
-      allowConcurrent: false,
       schedule: IntervalSchedule.of(data.intervalMs),
-      catchUp: data.catchUp,
-      misfireGraceMs: data.misfireGraceMs,
-      catchUpLimit: data.catchUpLimit,
+      ...windowTriggerFields(data),
     });
   }
   const data = parse(ZPollTriggerInput, input);
@@ -181,6 +172,21 @@ export function defineTrigger(
     pollIntervalMs: data.pollIntervalMs,
     pollTimeoutMs: data.pollTimeoutMs,
   });
+}
+
+/** What a cron and an interval trigger take from their parsed input alike. */
+function windowTriggerFields(
+  data: { name: string; on: string } & WindowPolicy,
+): TriggerDefinitionBase & WindowPolicy {
+  return {
+    name: data.name,
+    on: data.on,
+    fanOut: true,
+    allowConcurrent: false,
+    catchUp: data.catchUp,
+    misfireGraceMs: data.misfireGraceMs,
+    catchUpLimit: data.catchUpLimit,
+  };
 }
 
 export interface TCronScheduleInput {
