@@ -24,23 +24,18 @@ export function ExpectationFields({
       ? strategies
       : [draft.strategy, ...strategies];
   const label = (what: string) => `Expectation ${index + 1} ${what}`;
+  /** A text field's value and change, bound to one field of the draft. */
+  const bind = (field: "id" | "strategy" | "rule" | "timezone" | "maxWallMs") => ({
+    value: draft[field],
+    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      set({ [field]: event.target.value }),
+  });
   return (
     <div className={styles.expectation} data-testid={`expectation-${index}`}>
       <div className={styles.row}>
         <span className={styles.label}>Expectation {index + 1}</span>
-        <input
-          aria-label={label("id")}
-          placeholder="id, e.g. run"
-          value={draft.id}
-          onChange={(event) => set({ id: event.target.value })}
-          required
-        />
-        <select
-          aria-label={label("strategy")}
-          value={draft.strategy}
-          onChange={(event) => set({ strategy: event.target.value })}
-          required
-        >
+        <input aria-label={label("id")} placeholder="id, e.g. run" {...bind("id")} required />
+        <select aria-label={label("strategy")} {...bind("strategy")} required>
           <option value="" disabled>
             {strategies.length === 0 ? "no live worker registered a strategy" : "strategy…"}
           </option>
@@ -66,8 +61,7 @@ export function ExpectationFields({
           placeholder="max wall ms"
           type="number"
           min={1}
-          value={draft.maxWallMs}
-          onChange={(event) => set({ maxWallMs: event.target.value })}
+          {...bind("maxWallMs")}
         />
         {onRemove ? (
           <button type="button" className="button button-small" onClick={onRemove}>
@@ -92,8 +86,7 @@ export function ExpectationFields({
           <input
             aria-label={label("event")}
             placeholder="event topic, e.g. resource.updated"
-            value={draft.rule}
-            onChange={(event) => set({ rule: event.target.value })}
+            {...bind("rule")}
             required
           />
         ) : null}
@@ -102,16 +95,14 @@ export function ExpectationFields({
             <input
               aria-label={label("cron")}
               placeholder="cron, e.g. 0 9 * * *"
-              value={draft.rule}
-              onChange={(event) => set({ rule: event.target.value })}
+              {...bind("rule")}
               required
             />
             <input
               className={styles.narrow}
               aria-label={label("time zone")}
               placeholder="UTC"
-              value={draft.timezone}
-              onChange={(event) => set({ timezone: event.target.value })}
+              {...bind("timezone")}
             />
           </>
         ) : null}
