@@ -1,7 +1,6 @@
-import { isCycliumError } from "@cyclium/core/errors";
 import type pg from "pg";
 import { insertAuditEntry } from "./audit-entry";
-import type { TAuditContext, TAuditedAction } from "./audited";
+import { auditEntry, recordAuditedError, type TAuditContext, type TAuditedAction } from "./audited";
 
 /**
  * The audit of a command that commits in many transactions (a bulk retry of 100,000 episodes runs
@@ -16,12 +15,6 @@ export async function auditedBulk<T extends object>(
   what: TAuditedAction,
   work: (db: pg.Pool, progress: (done: T) => void) => Promise<T>,
 ): Promise<T> {
-  const entry = {
-    principal: ctx.principal,
-    action: what.action,
-    target: what.target ?? null,
-    ip: ctx.request.ip,
-  };
   let done: T | undefined;
   let result: T;
   try {
@@ -29,20 +22,11 @@ export async function auditedBulk<T extends object>(
       done = progress;
     });
   } catch (error) {
-    const failure = isCycliumError(error)
-      ? { code: error.code, message: error.message }
-      : { code: "internal" };
-    await insertAuditEntry(ctx.db, {
-      ...entry,
-      outcome: "error",
-      detail: { ...what.detail, ...failure, doneBeforeError: done ?? null },
-    }).catch((auditError: unknown) => {
-      console.error(`audit: could not record failed ${what.action}`, auditError);
-    });
+    await recordAuditedError(ctx, what, error, { doneBeforeError: done ?? null });
     throw error;
   }
   await insertAuditEntry(ctx.db, {
-    ...entry,
+    ...auditEntry(ctx, what),
     outcome: "ok",
     detail: { ...what.detail, outcome: result },
   });

@@ -35,31 +35,49 @@ export async function audited<T>(
   what: TAuditedAction,
   work: (tx: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const entry = {
+  try {
+    return await withTransaction(ctx.db, async (tx) => {
+      const result = await work(tx);
+      await insertAuditEntry(tx, { ...auditEntry(ctx, what), outcome: "ok", detail: what.detail });
+      return result;
+    });
+  } catch (error) {
+    await recordAuditedError(ctx, what, error);
+    throw error;
+  }
+}
+
+/** Who did what to which target from where: an audit row before its outcome. */
+export function auditEntry(ctx: TAuditContext, what: TAuditedAction) {
+  return {
     principal: ctx.principal,
     action: what.action,
     target: what.target ?? null,
     ip: ctx.request.ip,
   };
-  try {
-    return await withTransaction(ctx.db, async (tx) => {
-      const result = await work(tx);
-      await insertAuditEntry(tx, { ...entry, outcome: "ok", detail: what.detail });
-      return result;
-    });
-  } catch (error) {
-    const failure = isCycliumError(error)
-      ? { code: error.code, message: error.message }
-      : { code: "internal" };
-    await insertAuditEntry(ctx.db, {
-      ...entry,
-      outcome: "error",
-      detail: { ...what.detail, ...failure },
-    }).catch((auditError: unknown) => {
-      console.error(`audit: could not record failed ${what.action}`, auditError);
-    });
-    throw error;
-  }
+}
+
+/**
+ * The `error` row of an action that threw, on its own (outside the rolled-back work): an expected
+ * CycliumError keeps its code and message, a bug only says `internal`; `extra` joins the detail.
+ * A failure to write it is logged, never thrown over the action's own error.
+ */
+export async function recordAuditedError(
+  ctx: TAuditContext,
+  what: TAuditedAction,
+  error: unknown,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const failure = isCycliumError(error)
+    ? { code: error.code, message: error.message }
+    : { code: "internal" };
+  await insertAuditEntry(ctx.db, {
+    ...auditEntry(ctx, what),
+    outcome: "error",
+    detail: { ...what.detail, ...failure, ...extra },
+  }).catch((auditError: unknown) => {
+    console.error(`audit: could not record failed ${what.action}`, auditError);
+  });
 }
 
 export type TRefusalReason =
