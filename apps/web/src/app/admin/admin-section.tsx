@@ -63,3 +63,26 @@ export function AdminTable({
     </div>
   );
 }
+
+/** A row's first cell: the name with its pills (you, disabled, revoked), and a line under it. */
+export function AdminLeadCell({
+  name,
+  secondary,
+  secondaryClassName = "cell-secondary",
+  children,
+}: {
+  name: string;
+  secondary: React.ReactNode;
+  secondaryClassName?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <td className="cell-lead">
+      <div className="cell-primary">
+        {name}
+        {children}
+      </div>
+      <div className={secondaryClassName}>{secondary}</div>
+    </td>
+  );
+}

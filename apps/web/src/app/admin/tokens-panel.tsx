@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
-import { AdminSection, AdminTable } from "./admin-section";
+import { AdminLeadCell, AdminSection, AdminTable } from "./admin-section";
 import { CreateTokenForm } from "./create-token-form";
 
 export function TokensPanel() {
@@ -42,13 +42,12 @@ export function TokensPanel() {
             const revoked = token.revokedAt !== null;
             return (
               <tr key={token.id} data-revoked={revoked} className={styles.userRow}>
-                <td className="cell-lead">
-                  <div className="cell-primary">
-                    {token.name}
-                    {revoked ? <span className={styles.disabledPill}>revoked</span> : null}
-                  </div>
-                  <div className="cell-secondary">by {token.createdBy ?? "a deleted user"}</div>
-                </td>
+                <AdminLeadCell
+                  name={token.name}
+                  secondary={<>by {token.createdBy ?? "a deleted user"}</>}
+                >
+                  {revoked ? <span className={styles.disabledPill}>revoked</span> : null}
+                </AdminLeadCell>
                 <td data-label="Role">
                   <span className="pill pill-muted">{token.role}</span>
                   <span className="text-subtle">

@@ -5,7 +5,7 @@ import { ROLES, type TRole } from "@/server/auth/principal";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./admin.module.css";
-import { AdminSection, AdminTable } from "./admin-section";
+import { AdminLeadCell, AdminSection, AdminTable } from "./admin-section";
 import { CreateUserForm } from "./create-user-form";
 
 export function UsersPanel({ currentUserId }: { currentUserId: string }) {
@@ -41,14 +41,14 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
           const disabled = user.disabledAt !== null;
           return (
             <tr key={user.id} data-disabled={disabled} className={styles.userRow}>
-              <td className="cell-lead">
-                <div className="cell-primary">
-                  {user.name}
-                  {self ? <span className={styles.you}>you</span> : null}
-                  {disabled ? <span className={styles.disabledPill}>disabled</span> : null}
-                </div>
-                <div className="cell-secondary mono">{user.email}</div>
-              </td>
+              <AdminLeadCell
+                name={user.name}
+                secondary={user.email}
+                secondaryClassName="cell-secondary mono"
+              >
+                {self ? <span className={styles.you}>you</span> : null}
+                {disabled ? <span className={styles.disabledPill}>disabled</span> : null}
+              </AdminLeadCell>
               <td data-label="Role">
                 <select
                   className={styles.select}
