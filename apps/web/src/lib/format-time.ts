@@ -1,8 +1,7 @@
 import { formatDuration } from "./format-duration";
 
 // Fixed locale and zone: the server and the browser must print the same text or hydration fails.
-const timeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "UTC",
+const DATE_TIME: Intl.DateTimeFormatOptions = {
   year: "numeric",
   month: "short",
   day: "2-digit",
@@ -10,7 +9,8 @@ const timeFormat = new Intl.DateTimeFormat("en-GB", {
   minute: "2-digit",
   second: "2-digit",
   hour12: false,
-});
+};
+const timeFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...DATE_TIME });
 
 /** `29 Nov 2026, 14:03:07 UTC`: absolute, unambiguous across operators' time zones. */
 export function formatTimestamp(iso: string): string {
@@ -19,63 +19,46 @@ export function formatTimestamp(iso: string): string {
 
 // The browser's own zone, named (`CET`, `GMT+2`); only ever used after hydration.
 let localFormat: Intl.DateTimeFormat | undefined;
-let localClock: Intl.DateTimeFormat | undefined;
 
 /** The same instant in UTC or in the browser's zone, with the zone named. */
 export function formatTimestampIn(iso: string, zone: "utc" | "local"): string {
   if (zone === "utc") return formatTimestamp(iso);
-  localFormat ??= new Intl.DateTimeFormat("en-GB", {
-    year: "numeric",
-    month: "short",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hour12: false,
-    timeZoneName: "short",
-  });
+  localFormat ??= new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZoneName: "short" });
   return localFormat.format(new Date(iso));
 }
 
-const utcClock = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "UTC",
-  hour: "2-digit",
-  minute: "2-digit",
-  hour12: false,
-});
+/**
+ * A formatter for UTC or the browser's zone with the same fields; the local one is made on first
+ * use, which is only ever after hydration.
+ */
+function zonedFormat(fields: Intl.DateTimeFormatOptions) {
+  const utc = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...fields });
+  let local: Intl.DateTimeFormat | undefined;
+  return (iso: string, zone: "utc" | "local"): string => {
+    if (zone === "utc") return utc.format(new Date(iso));
+    local ??= new Intl.DateTimeFormat("en-GB", fields);
+    return local.format(new Date(iso));
+  };
+}
+
+const clock = zonedFormat({ hour: "2-digit", minute: "2-digit", hour12: false });
 
 /** `14:03` for chart axes; the axis label names the zone. */
 export function formatClock(iso: string, zone: "utc" | "local"): string {
-  if (zone === "utc") return utcClock.format(new Date(iso));
-  localClock ??= new Intl.DateTimeFormat("en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-  });
-  return localClock.format(new Date(iso));
+  return clock(iso, zone);
 }
 
-const utcDayClock = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "UTC",
+const dayClock = zonedFormat({
   day: "2-digit",
   month: "short",
   hour: "2-digit",
   minute: "2-digit",
   hour12: false,
 });
-let localDayClock: Intl.DateTimeFormat | undefined;
 
 /** `03 Dec, 14:00` for per-hour chart axes spanning days; the axis label names the zone. */
 export function formatDayClock(iso: string, zone: "utc" | "local"): string {
-  if (zone === "utc") return utcDayClock.format(new Date(iso));
-  localDayClock ??= new Intl.DateTimeFormat("en-GB", {
-    day: "2-digit",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-  });
-  return localDayClock.format(new Date(iso));
+  return dayClock(iso, zone);
 }
 
 /** A chart bucket's start: the clock for minutes, day and clock for hours. */
