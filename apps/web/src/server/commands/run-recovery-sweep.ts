@@ -31,7 +31,15 @@ export async function runRecoverySweep(options: {
     .reconcileWorkflows({ sourceEnv: options.env, sourceStack: options.stack })
     .then((result) => result.replayed)
     .catch(() => 0);
-  const durationMs = performance.now() - started;
+  const counts = {
+    found: sweep.found,
+    claimed: sweep.claimed,
+    restarted: sweep.restarted,
+    failed: sweep.failed,
+    skipped: sweep.skipped,
+    reconciled,
+    durationMs: performance.now() - started,
+  };
   const sweepId = await recordRecoverySweep({
     db: options.db,
     sweep: {
@@ -40,23 +48,8 @@ export async function runRecoverySweep(options: {
       requestedBy: options.requestedBy,
       sourceStack: options.stack,
       sourceEnv: options.env,
-      found: sweep.found,
-      claimed: sweep.claimed,
-      restarted: sweep.restarted,
-      failed: sweep.failed,
-      skipped: sweep.skipped,
-      reconciled,
-      durationMs,
+      ...counts,
     },
   });
-  return {
-    sweepId,
-    found: sweep.found,
-    claimed: sweep.claimed,
-    restarted: sweep.restarted,
-    failed: sweep.failed,
-    skipped: sweep.skipped,
-    reconciled,
-    durationMs,
-  };
+  return { sweepId, ...counts };
 }
