@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkRun } from "./checker/check-run";
 import { toMarkdown } from "./checker/report";
-import type { ScenarioReport } from "./checker/run-facts";
+import { zeroCounts, type ScenarioReport } from "./checker/run-facts";
 import { killEveryChild } from "./cluster/cluster";
 import { PostgresServer } from "./cluster/postgres-server";
 import { parseSuiteArgs } from "./config";
@@ -43,16 +43,7 @@ export function crashed(id: number, name: string, error: unknown): ScenarioRepor
   return {
     id,
     name,
-    counts: {
-      attempted: 0,
-      acknowledged: 0,
-      lost: 0,
-      duplicated: 0,
-      stuck: 0,
-      fenced: 0,
-      recovered: 0,
-      unknown: 0,
-    },
+    counts: zeroCounts(),
     details: {},
     violations: [`the scenario did not complete: ${message.split("\n").slice(0, 4).join(" | ")}`],
     passed: false,

@@ -5,7 +5,7 @@ import {
   WORK_EXPECTATION,
 } from "../cluster/fault-actors";
 import type { THistoryRecord } from "../history/records";
-import type { Counts, EpisodeRow, RunFacts, StepRow } from "./run-facts";
+import { zeroCounts, type Counts, type EpisodeRow, type RunFacts, type StepRow } from "./run-facts";
 
 type FireRecord = Extract<THistoryRecord, { op: "fire" }>;
 type PublishRecord = Extract<THistoryRecord, { op: "publish" }>;
@@ -83,16 +83,7 @@ export function checkCommon(facts: RunFacts): CommonCheck {
   // the steal that fences it.
   const ordered = [...facts.steps].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
   const journal = groupBy(ordered, (s) => s.episode_id);
-  const counts: Counts = {
-    attempted: 0,
-    acknowledged: 0,
-    lost: 0,
-    duplicated: 0,
-    stuck: 0,
-    fenced: 0,
-    recovered: 0,
-    unknown: 0,
-  };
+  const counts: Counts = zeroCounts();
   const lostExamples: string[] = [];
   let unresolved = 0;
   const duplicated = new Set<string>();

@@ -130,6 +130,20 @@ export interface Counts {
   unknown: number;
 }
 
+/** Counts before anything is counted (a scenario's start, or one that crashed). */
+export function zeroCounts(): Counts {
+  return {
+    attempted: 0,
+    acknowledged: 0,
+    lost: 0,
+    duplicated: 0,
+    stuck: 0,
+    fenced: 0,
+    recovered: 0,
+    unknown: 0,
+  };
+}
+
 export interface ScenarioReport {
   id: number;
   name: string;
