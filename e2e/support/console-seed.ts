@@ -1,5 +1,6 @@
 // A lived-in cluster for the page screenshots: episodes in every state with step journals, a
-// held and a stolen claim, an active finding, a workflow instance, telemetry with a steal.
+// held and a stolen claim, a failed claim with long values, an active finding, a workflow
+// instance, telemetry with a steal.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 
@@ -50,6 +51,16 @@ export async function seedLivedInConsole(db: pg.Pool): Promise<TSeededConsole> {
        FROM cyclium_episodes WHERE id = $1
      ON CONFLICT (dedupe_key) DO NOTHING`,
     [runningEpisodeId],
+  );
+  // A failed claim as production writes them: a long dedupe key, a pod-named owner and a
+  // sentence of detail, the values that pushed the claims table's last column out of view.
+  await db.query(
+    `INSERT INTO cyclium_work_claims (dedupe_key, state, owner_node, lease_until, attempt, steals, error_detail, inserted_at, updated_at)
+     VALUES ($1, 'failed', 'cyclium-worker-7d9f8b6c5-x2k4q-1-3fa9c2d1', now() - interval '4 minutes', 3, 0,
+             'Attempt 3 of 3 failed: the connection to PostgreSQL was terminated while renewing the lease (ECONNRESET); the claim was released as failed.',
+             now() - interval '5 minutes', now() - interval '4 minutes')
+     ON CONFLICT (dedupe_key) DO NOTHING`,
+    [`trigger:capacity_review_schedule:2026-12-03T15:45:00.000Z:request-${tag}-0001`],
   );
   await db.query(
     `INSERT INTO cyclium_findings (finding_key, class, severity, subject, summary, status, episode_id, actor_id, raised_count)

@@ -17,6 +17,7 @@ import "./styles/shell-controls.css";
 import "./styles/live.css";
 import "./styles/failures.css";
 import "./styles/episode-search.css";
+import "./styles/table-fit.css";
 // After every page style: its media queries override them on narrow screens.
 import "./styles/responsive.css";
 import "./styles/theme-dark.css";

@@ -10,6 +10,7 @@ import { PagedTable } from "@/components/ui/paged-table";
 import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { formatDuration } from "@/lib/format-duration";
 import { oneOf, useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
@@ -43,11 +44,10 @@ const columns = column.columns([
   }),
   column.accessor("dedupeKey", {
     header: "Dedupe key",
+    meta: { className: "cell-fill" },
     cell: (info) => (
       <div>
-        <span className="mono cell-truncate" title={info.getValue()}>
-          {info.getValue()}
-        </span>
+        <TruncatedText value={info.getValue()} what="dedupe key" mono className="cell-truncate" />
         {info.row.original.episodeId ? (
           <div className="cell-secondary">
             <Link href={`/episodes/${info.row.original.episodeId}`}>episode</Link>
@@ -58,7 +58,8 @@ const columns = column.columns([
   }),
   column.accessor("ownerNode", {
     header: "Owner",
-    cell: (info) => <span className="mono">{info.getValue()}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => <TruncatedText value={info.getValue()} what="owner node" mono />,
   }),
   column.display({
     id: "lease",
@@ -81,11 +82,17 @@ const columns = column.columns([
   column.accessor("updatedAt", {
     header: "Changed",
     meta: { className: "num" },
-    cell: (info) => <TimeAgo iso={info.getValue()} />,
+    cell: (info) => <TimeAgo iso={info.getValue()} compact />,
   }),
   column.accessor("errorDetail", {
     header: "Detail",
-    cell: (info) => <span className="note cell-truncate">{info.getValue() ?? ""}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => {
+      const detail = info.getValue();
+      return detail ? (
+        <TruncatedText value={detail} what="detail" lines={2} className="note cell-truncate" />
+      ) : null;
+    },
   }),
 ]);
 

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 
 // Hand-drawn 24×24 stroke glyphs, the console's one icon set (the sidebar's page icons are among
-// them): it needs 26 glyphs, not an icon library. Emoji were used before and Debian's Chromium
-// without an emoji font drew 🔒 as an empty box; SVG draws the same everywhere.
+// them): it needs under 30 glyphs, not an icon library. Emoji were used before and Debian's
+// Chromium without an emoji font drew 🔒 as an empty box; SVG draws the same everywhere.
 const GLYPHS = {
   grid: (
     <>
@@ -109,6 +109,13 @@ const GLYPHS = {
     </>
   ),
   pulse: <path d="M3 12h4l3-8 4 16 3-8h4" />,
+  copy: (
+    <>
+      <rect x="8.5" y="8.5" width="12" height="12" rx="2" />
+      <path d="M15.5 8.5V5a1.5 1.5 0 0 0-1.5-1.5H5A1.5 1.5 0 0 0 3.5 5v9A1.5 1.5 0 0 0 5 15.5h3.5" />
+    </>
+  ),
+  check: <path d="m5 12.5 4.5 4.5L19 7.5" />,
   search: (
     <>
       <circle cx="11" cy="11" r="6.5" />
