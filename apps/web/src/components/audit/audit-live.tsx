@@ -9,6 +9,7 @@ import { PagedTable } from "@/components/ui/paged-table";
 import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { oneOf, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
@@ -28,11 +29,12 @@ function detailText(detail: Record<string, unknown>): string {
 const columns = column.columns([
   column.accessor("insertedAt", {
     header: "When",
-    cell: (info) => <TimeAgo iso={info.getValue()} />,
+    cell: (info) => <TimeAgo iso={info.getValue()} compact />,
   }),
   column.accessor("principal", {
     header: "Who",
-    cell: (info) => <span className="mono">{info.getValue()}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => <TruncatedText value={info.getValue()} what="principal" mono />,
   }),
   column.accessor("action", {
     header: "Action",
@@ -40,7 +42,15 @@ const columns = column.columns([
   }),
   column.accessor("target", {
     header: "Target",
-    cell: (info) => <span className="mono cell-truncate">{info.getValue() ?? "—"}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => {
+      const target = info.getValue();
+      return target === null ? (
+        "—"
+      ) : (
+        <TruncatedText value={target} what="target" mono className="cell-truncate" />
+      );
+    },
   }),
   column.accessor("outcome", {
     header: "Outcome",

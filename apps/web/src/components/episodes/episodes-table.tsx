@@ -5,6 +5,7 @@ import { columnHelper, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { formatDuration } from "@/lib/format-duration";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { withEnvParam } from "./episode-links";
@@ -65,11 +66,15 @@ export function episodeColumns(
     }),
     column.accessor("executedBy", {
       header: "Node",
-      cell: (info) => (
-        <span className="mono cell-truncate">
-          {info.getValue() ?? info.row.original.sourceNode ?? "—"}
-        </span>
-      ),
+      meta: { className: "cell-fill" },
+      cell: (info) => {
+        const node = info.getValue() ?? info.row.original.sourceNode;
+        return node === null ? (
+          "—"
+        ) : (
+          <TruncatedText value={node} what="node" mono className="cell-truncate" />
+        );
+      },
     }),
     column.accessor("sourceStack", {
       header: "Stack",
@@ -87,7 +92,7 @@ export function episodeColumns(
     column.accessor("insertedAt", {
       header: "Inserted",
       meta: { className: "num" },
-      cell: (info) => <TimeAgo iso={info.getValue()} />,
+      cell: (info) => <TimeAgo iso={info.getValue()} compact />,
     }),
     column.display({
       id: "runtime",

@@ -10,6 +10,7 @@ import { PagedTable } from "@/components/ui/paged-table";
 import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
@@ -41,11 +42,16 @@ const columns = column.columns([
   }),
   column.accessor("class", {
     header: "Class",
-    cell: (info) => <span className="mono">{info.getValue()}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => <TruncatedText value={info.getValue()} what="class" mono />,
   }),
   column.accessor("subject", {
     header: "Subject",
-    cell: (info) => <span className="mono">{info.getValue() ?? "—"}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => {
+      const subject = info.getValue();
+      return subject === null ? "—" : <TruncatedText value={subject} what="subject" mono />;
+    },
   }),
   column.accessor("raisedCount", {
     header: "Raised",
@@ -68,12 +74,12 @@ const columns = column.columns([
   column.accessor("updatedAt", {
     header: "Updated",
     meta: { className: "num" },
-    cell: (info) => <TimeAgo iso={info.getValue()} />,
+    cell: (info) => <TimeAgo iso={info.getValue()} compact />,
   }),
   column.accessor("expiresAt", {
     header: "Expires",
     meta: { className: "num" },
-    cell: (info) => <TimeAgo iso={info.getValue()} fallback="never" />,
+    cell: (info) => <TimeAgo iso={info.getValue()} fallback="never" compact />,
   }),
 ]);
 

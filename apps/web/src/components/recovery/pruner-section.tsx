@@ -5,6 +5,7 @@ import { columnHelper, DataTable } from "@/components/ui/data-table";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { SectionHeader } from "@/components/ui/query-state";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { mutationErrorMessage } from "@/lib/error-message";
 import { formatCount } from "@/lib/format-count";
 import type { TRouterOutputs } from "@/trpc/router-types";
@@ -21,7 +22,7 @@ const lineColumn = columnHelper<TLine>();
 const lineColumns = lineColumn.columns([
   lineColumn.accessor("family", { header: "Kept" }),
   lineColumn.accessor("age", { header: "For", meta: { className: "num" } }),
-  lineColumn.accessor("what", { header: "What" }),
+  lineColumn.accessor("what", { header: "What", meta: { className: "wrap" } }),
   lineColumn.accessor("variable", {
     header: "Set by",
     cell: (info) => <span className="mono">{info.getValue()}</span>,
@@ -31,12 +32,15 @@ const lineColumns = lineColumn.columns([
 const runColumns = runColumn.columns([
   runColumn.accessor("insertedAt", {
     header: "When",
-    cell: (info) => <TimeAgo iso={info.getValue()} />,
+    cell: (info) => <TimeAgo iso={info.getValue()} compact />,
   }),
   runColumn.accessor("trigger", { header: "Started" }),
   runColumn.accessor("requestedBy", {
     header: "By",
-    cell: (info) => <span className="mono">{info.getValue() ?? info.row.original.node}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => (
+      <TruncatedText value={info.getValue() ?? info.row.original.node} what="who ran it" mono />
+    ),
   }),
   runColumn.accessor("status", { header: "Status" }),
   runColumn.accessor((row) => row.deleted.episodes, {

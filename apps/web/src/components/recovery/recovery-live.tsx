@@ -8,6 +8,7 @@ import { LivePage, Tile } from "@/components/ui/live-list";
 import { SectionHeader } from "@/components/ui/query-state";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { mutationErrorMessage } from "@/lib/error-message";
 import { formatCount } from "@/lib/format-count";
 import { useEnvInput } from "@/lib/url-state";
@@ -25,7 +26,7 @@ const nodeColumn = columnHelper<TNodeActivity>();
 const sweepColumns = sweepColumn.columns([
   sweepColumn.accessor("insertedAt", {
     header: "When",
-    cell: (info) => <TimeAgo iso={info.getValue()} />,
+    cell: (info) => <TimeAgo iso={info.getValue()} compact />,
   }),
   sweepColumn.accessor("trigger", {
     header: "Started",
@@ -35,7 +36,10 @@ const sweepColumns = sweepColumn.columns([
   }),
   sweepColumn.accessor("requestedBy", {
     header: "By",
-    cell: (info) => <span className="mono">{info.getValue() ?? info.row.original.node}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => (
+      <TruncatedText value={info.getValue() ?? info.row.original.node} what="who ran it" mono />
+    ),
   }),
   sweepColumn.accessor("found", { header: "Found", meta: { className: "num" } }),
   sweepColumn.accessor("claimed", { header: "Claimed", meta: { className: "num" } }),
@@ -62,7 +66,7 @@ const nodeColumns = nodeColumn.columns([
   nodeColumn.accessor("lastSweepAt", {
     header: "Last sweep (minute)",
     meta: { className: "num" },
-    cell: (info) => <TimeAgo iso={info.getValue()} fallback="never" />,
+    cell: (info) => <TimeAgo iso={info.getValue()} fallback="never" compact />,
   }),
 ]);
 

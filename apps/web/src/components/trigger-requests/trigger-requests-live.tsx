@@ -9,6 +9,7 @@ import { LivePage, Tile } from "@/components/ui/live-list";
 import { PagedTable } from "@/components/ui/paged-table";
 import { usePageInput } from "@/components/ui/pager";
 import { StatusPill } from "@/components/ui/status-pill";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { formatDuration } from "@/lib/format-duration";
 import { oneOf, useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
@@ -20,6 +21,10 @@ type TRequest = TRouterOutputs["triggerRequests"]["list"]["items"][number];
 const REFRESH_MS = 2_000;
 const STATUSES = ["pending", "claimed", "completed", "expired"] as const;
 const column = columnHelper<TRequest>();
+
+function nodeCell(node: string | null, what: string) {
+  return node === null ? "—" : <TruncatedText value={node} what={what} mono />;
+}
 
 const columns = column.columns([
   column.accessor("id", {
@@ -48,11 +53,13 @@ const columns = column.columns([
   }),
   column.accessor("sourceNode", {
     header: "Written by",
-    cell: (info) => <span className="mono">{info.getValue() ?? "—"}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => nodeCell(info.getValue(), "writing node"),
   }),
   column.accessor("claimedBy", {
     header: "Claimed by",
-    cell: (info) => <span className="mono">{info.getValue() ?? "—"}</span>,
+    meta: { className: "cell-fill" },
+    cell: (info) => nodeCell(info.getValue(), "claiming node"),
   }),
   column.display({
     id: "why",

@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LivePage } from "@/components/ui/live-list";
 import { StatusPill } from "@/components/ui/status-pill";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { TruncatedText } from "@/components/ui/truncated-text";
 import { formatDuration } from "@/lib/format-duration";
 import { useEnvInput, withEnv } from "@/lib/url-state";
 import type { TRouterOutputs } from "@/trpc/router-types";
@@ -61,12 +62,17 @@ function columnsFor(envParam: string | null, canOperate: boolean) {
     }),
     column.accessor("workflow", {
       header: "Workflows",
+      meta: { className: "cell-fill" },
       cell: (info) => {
         const subscribers = info.row.original.subscribers ?? [info.getValue()];
         return (
-          <span className="mono note" title="Primary first; the others subscribe to the trigger">
-            {subscribers.join(", ")}
-          </span>
+          <TruncatedText
+            value={subscribers.join(", ")}
+            what="workflows"
+            hint="Primary first; the others subscribe to the trigger"
+            mono
+            className="note"
+          />
         );
       },
     }),
@@ -92,13 +98,13 @@ function columnsFor(envParam: string | null, canOperate: boolean) {
         info.row.original.paused ? (
           <span className="text-subtle">paused</span>
         ) : (
-          <TimeAgo iso={info.getValue()} />
+          <TimeAgo iso={info.getValue()} compact />
         ),
     }),
     column.accessor("last_fire_at", {
       header: "Last fire",
       meta: { className: "num" },
-      cell: (info) => <TimeAgo iso={info.getValue()} fallback="never" />,
+      cell: (info) => <TimeAgo iso={info.getValue()} fallback="never" compact />,
     }),
     ...(canOperate
       ? [

@@ -58,12 +58,12 @@ function columnsFor(envParam: string | null) {
     column.accessor("insertedAt", {
       header: "Started",
       meta: { className: "num" },
-      cell: (info) => <TimeAgo iso={info.getValue()} />,
+      cell: (info) => <TimeAgo iso={info.getValue()} compact />,
     }),
     column.accessor("finishedAt", {
       header: "Finished",
       meta: { className: "num" },
-      cell: (info) => <TimeAgo iso={info.getValue()} fallback="—" />,
+      cell: (info) => <TimeAgo iso={info.getValue()} fallback="—" compact />,
     }),
   ]);
 }
