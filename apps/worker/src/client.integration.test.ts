@@ -28,7 +28,9 @@ beforeAll(async () => {
   });
   await worker.ready;
   client = createClient({ connectionString: db.url }, { deployment: clientDeployment, by: "test" });
-}, 30_000);
+  // No timeout of its own: vitest.config.ts's hookTimeout (120 s) covers a worker starting on a
+  // loaded machine.
+});
 
 afterAll(async () => {
   await client?.close();

@@ -27,7 +27,9 @@ beforeAll(async () => {
     }),
   );
   await Promise.all(workers.map((worker) => worker.ready));
-}, 30_000);
+  // No timeout of its own: vitest.config.ts's hookTimeout (120 s) covers two workers starting on
+  // a loaded machine (30 s did not, at load 24 with two test files at once).
+});
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop("SIGKILL")));
