@@ -30,8 +30,9 @@ export function episodeColumns(
       header: "Status",
       cell: (info) => {
         const reason = waitReasons[info.row.original.id];
+        // Wraps under the pill when the table is short of room (1,280 px screens).
         return (
-          <span className="mode-cell">
+          <span className="mode-cell" style={{ flexWrap: "wrap" }}>
             <StatusPill status={info.getValue()} />
             {info.row.original.phase ? (
               <span className="note">{info.row.original.phase}</span>
@@ -43,6 +44,7 @@ export function episodeColumns(
     }),
     column.accessor("actorId", {
       header: "Actor / expectation",
+      meta: { className: "cell-fill" },
       cell: (info) => (
         <div>
           <Link
@@ -51,7 +53,9 @@ export function episodeColumns(
           >
             {info.getValue()}
           </Link>
-          <div className="cell-secondary mono">{info.row.original.expectationId}</div>
+          <div className="cell-secondary">
+            <TruncatedText value={info.row.original.expectationId} what="expectation" mono />
+          </div>
         </div>
       ),
     }),
