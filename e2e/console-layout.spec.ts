@@ -6,6 +6,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSideScroll,
   expectOnScreen,
+  expectTablesFit,
   showTheme,
   waitForPage,
   walkInTabs,
@@ -50,6 +51,7 @@ for (const viewport of [
         await page.goto(route.path);
         await waitForPage(page);
         await expectNoSideScroll(page, what);
+        if (viewport.name === "desktop") await expectTablesFit(page, what);
         for (const action of route.actions(page)) await expectOnScreen(page, action, what);
         for (const theme of ["light", "dark"] satisfies TTheme[]) {
           if (theme !== "light") await showTheme(page, theme);
@@ -65,6 +67,26 @@ for (const viewport of [
     });
   });
 }
+
+// A smaller desktop: the live lists show every column without scrolling sideways at 1280 px too.
+test.describe("at 1280x800, the live lists", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+  const lists = ["episodes", "claims", "trigger-requests", "workflows", "findings", "audit"];
+
+  test("show every column", async ({ context }) => {
+    const listRoutes = routes.filter((route) => lists.includes(route.slug));
+    expect(listRoutes).toHaveLength(lists.length);
+    await walkInTabs(context, listRoutes, 2, async (page, route) => {
+      const what = `${route.path} at 1280`;
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.goto(route.path);
+      await waitForPage(page);
+      await expectNoSideScroll(page, what);
+      await expectTablesFit(page, what);
+      await page.screenshot({ path: shot(`1280-light-${route.slug}`), fullPage: true });
+    });
+  });
+});
 
 test.describe("display choices, shortcuts and not-found", () => {
   test.use({ viewport: { width: 1440, height: 900 }, timezoneId: "Europe/Paris" });

@@ -96,3 +96,37 @@ test("a retry from the episode page is audited and hands the episode to the work
   await expect(page.getByTestId("episode-status")).not.toContainText("failed");
   await expect(page.getByTestId("recovery-history")).toContainText("retried");
 });
+
+test("the claims table cuts a long key, keeps it whole in its tooltip and copies it", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/claims");
+  const row = page
+    .getByTestId("claims-table")
+    .locator("tbody tr", { hasText: "trigger:capacity_review_schedule" })
+    .first();
+  const key = row.locator(".truncated-text").first();
+  const full = (await key.getAttribute("title")) ?? "";
+  expect(full).toMatch(/^trigger:capacity_review_schedule:.+-0001$/);
+  // Cut where its column ends at 1440 px, the whole value still in the text.
+  await expect(key).toHaveText(full);
+  const box = await key.evaluate((el: { scrollWidth: number; clientWidth: number }) => ({
+    scrollWidth: el.scrollWidth,
+    clientWidth: el.clientWidth,
+  }));
+  expect(box.scrollWidth).toBeGreaterThan(box.clientWidth);
+
+  await row.hover();
+  const copy = row.getByRole("button", { name: "Copy dedupe key" });
+  await expect(copy).toHaveCSS("opacity", "1");
+  await copy.click();
+  await expect(row.getByRole("button", { name: "Copied dedupe key" })).toBeVisible();
+  expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(full);
+
+  // The change time is compact, the absolute one its tooltip.
+  const changed = row.locator("time.time-ago");
+  await expect(changed).toHaveAttribute("title", /\d{2}:\d{2}:\d{2} UTC$/);
+  await expect(changed.locator(".time-ago-relative")).toContainText("ago");
+});

@@ -109,6 +109,24 @@ export async function expectNoSideScroll(page: Page, what: string): Promise<void
     .toBeLessThanOrEqual(clientWidth);
 }
 
+// Runs in the page: how far each table's columns reach past its box (DataTable's .table-wrap
+// scrolls them sideways rather than the page), by the table's test id.
+const MEASURE_TABLES = `[...document.querySelectorAll(".table-wrap")].map((wrap) => ({
+  table: wrap.querySelector("table")?.dataset.testid ?? "a table",
+  hidden: wrap.scrollWidth - wrap.clientWidth,
+}))`;
+
+/**
+ * Every column of every table in view without scrolling the table sideways (on a desktop: the
+ * claims table's Detail sat behind a scroll at 1,440 px). Phones show tables as cards instead.
+ */
+export async function expectTablesFit(page: Page, what: string): Promise<void> {
+  const tables = await page.evaluate<{ table: string; hidden: number }[]>(MEASURE_TABLES);
+  for (const { table, hidden } of tables) {
+    expect.soft(hidden, `${what}: ${table} hides ${hidden} px of columns`).toBeLessThanOrEqual(0);
+  }
+}
+
 /** Visible, and its box inside the viewport's width (not pushed off to the right). */
 export async function expectOnScreen(page: Page, action: Locator, what: string): Promise<void> {
   await expect.soft(action, `${what}: primary action visible`).toBeVisible();
