@@ -121,6 +121,7 @@ test("the claims table cuts a long key, keeps it whole in its tooltip and copies
   await row.hover();
   const copy = row.getByRole("button", { name: "Copy dedupe key" });
   await expect(copy).toHaveCSS("opacity", "1");
+  await page.screenshot({ path: screenshot("claims-copy-hover") });
   await copy.click();
   await expect(row.getByRole("button", { name: "Copied dedupe key" })).toBeVisible();
   expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(full);
