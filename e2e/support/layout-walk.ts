@@ -121,10 +121,14 @@ const MEASURE_TABLES = `[...document.querySelectorAll(".table-wrap")].map((wrap)
  * claims table's Detail sat behind a scroll at 1,440 px). Phones show tables as cards instead.
  */
 export async function expectTablesFit(page: Page, what: string): Promise<void> {
-  const tables = await page.evaluate<{ table: string; hidden: number }[]>(MEASURE_TABLES);
-  for (const { table, hidden } of tables) {
+  for (const { table, hidden } of await measureTables(page)) {
     expect.soft(hidden, `${what}: ${table} hides ${hidden} px of columns`).toBeLessThanOrEqual(0);
   }
+}
+
+/** How many px of columns each table hides (0 when every column is in view). */
+export async function measureTables(page: Page): Promise<{ table: string; hidden: number }[]> {
+  return page.evaluate<{ table: string; hidden: number }[]>(MEASURE_TABLES);
 }
 
 /** Visible, and its box inside the viewport's width (not pushed off to the right). */
