@@ -5,9 +5,9 @@ import { BUS_CHANNEL, PgBus, type BusEvent } from "../bus/index";
 import { decodeWireMessage } from "../bus/bus-wire-format";
 import { spyQueryable } from "../db/testing/index";
 import type { ClaimFence } from "../claims/index";
-import { createEpisode } from "./create-episode";
 import { endEpisodes, type EpisodeEnd } from "./end-episodes";
 import { startEpisodes } from "./start-episodes";
+import { createManualEpisode } from "./testing/index";
 
 let db: TestDatabase;
 let serial = 0;
@@ -23,21 +23,7 @@ afterAll(async () => {
 async function runningEpisode(): Promise<{ id: string; fence: ClaimFence; requestId: string }> {
   serial += 1;
   const key = `manual:a:run:${serial}`;
-  const created = await createEpisode(
-    {
-      actorId: "a",
-      expectationId: "run",
-      triggerType: "manual",
-      dedupeKey: key,
-      sourceNode: "console",
-      sourceStack: null,
-      sourceEnv: null,
-      jitterMs: 0,
-    },
-    db.pool,
-  );
-  if (created.kind !== "created") throw new Error("not created");
-  const id = created.episode.id;
+  const { id } = await createManualEpisode(db.pool, { dedupeKey: key });
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO cyclium_trigger_requests
        (episode_id, actor_id, expectation_id, status, claimed_by, claimed_at)

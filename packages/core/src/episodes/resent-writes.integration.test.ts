@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresWorkClaims } from "../claims/index";
-import { createEpisode } from "./create-episode";
 import { endEpisodes, type EpisodeEnd } from "./end-episodes";
 import { startEpisode } from "./start-episode";
 import { startEpisodes } from "./start-episodes";
+import { createManualEpisode } from "./testing/index";
 
 // What a write resent after an ambiguous commit (the statement committed, its reply was lost)
 // must come to: its own earlier commit is recognised, nothing is written twice, and nobody else's
@@ -22,21 +22,8 @@ afterAll(async () => {
 
 async function pendingEpisode(): Promise<{ id: string; key: string }> {
   const key = `manual:a:run:${randomUUID()}`;
-  const created = await createEpisode(
-    {
-      actorId: "a",
-      expectationId: "run",
-      triggerType: "manual",
-      dedupeKey: key,
-      sourceNode: "console",
-      sourceStack: null,
-      sourceEnv: null,
-      jitterMs: 0,
-    },
-    db.pool,
-  );
-  if (created.kind !== "created") throw new Error("not created");
-  return { id: created.episode.id, key };
+  const { id } = await createManualEpisode(db.pool, { dedupeKey: key });
+  return { id, key };
 }
 
 describe("a resent start", () => {

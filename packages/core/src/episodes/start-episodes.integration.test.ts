@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireClaim } from "../claims/index";
-import { createEpisode } from "./create-episode";
+import { createManualEpisode } from "./testing/index";
 import { startEpisodes } from "./start-episodes";
 
 let db: TestDatabase;
@@ -19,21 +19,8 @@ let serial = 0;
 async function pendingEpisode(): Promise<{ episodeId: string; claimKey: string }> {
   serial += 1;
   const claimKey = `manual:bench:run:${serial}`;
-  const created = await createEpisode(
-    {
-      actorId: "bench",
-      expectationId: "run",
-      triggerType: "manual",
-      dedupeKey: claimKey,
-      sourceNode: "console",
-      sourceStack: null,
-      sourceEnv: null,
-      jitterMs: 0,
-    },
-    db.pool,
-  );
-  if (created.kind !== "created") throw new Error("episode not created");
-  return { episodeId: created.episode.id, claimKey };
+  const episode = await createManualEpisode(db.pool, { dedupeKey: claimKey, actorId: "bench" });
+  return { episodeId: episode.id, claimKey };
 }
 
 async function claimOf(key: string) {

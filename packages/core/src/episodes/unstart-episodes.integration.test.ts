@@ -2,9 +2,9 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresWorkClaims, type ClaimFence } from "../claims/index";
-import { createEpisode } from "./create-episode";
 import { startEpisodes } from "./start-episodes";
 import { unstartEpisodes, type EpisodeUnstart } from "./unstart-episodes";
+import { createManualEpisode } from "./testing/index";
 
 let db: TestDatabase;
 let serial = 0;
@@ -27,21 +27,7 @@ interface Started {
 async function startedEpisode(options: { dispatched: boolean }): Promise<Started> {
   serial += 1;
   const key = `manual:a:run:${serial}`;
-  const created = await createEpisode(
-    {
-      actorId: "a",
-      expectationId: "run",
-      triggerType: "manual",
-      dedupeKey: key,
-      sourceNode: "console",
-      sourceStack: null,
-      sourceEnv: null,
-      jitterMs: 0,
-    },
-    db.pool,
-  );
-  if (created.kind !== "created") throw new Error("not created");
-  const id = created.episode.id;
+  const { id } = await createManualEpisode(db.pool, { dedupeKey: key });
   let requestId: string | undefined;
   if (options.dispatched) {
     const { rows } = await db.pool.query<{ id: string }>(

@@ -5,10 +5,11 @@ import { ActorRegistry, defineActor, StrategyRegistry } from "../actors/index";
 import { MemoryBus, type BusEvent } from "../bus/index";
 import { acquireClaim, PostgresWorkClaims } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
-import { createEpisode, type Episode } from "../episodes/index";
+import type { Episode } from "../episodes/index";
 import { silentLogger, Telemetry } from "../telemetry/index";
 import { LocalRunner } from "./local-runner";
 import { createHostFixture, noopStrategy } from "./testing/index";
+import { createManualEpisode } from "../episodes/testing/index";
 
 let db: TestDatabase;
 const node = "batch-node";
@@ -62,27 +63,14 @@ function runner(db: Queryable & Connectable, bus: MemoryBus) {
 
 /** A pending episode with a trigger request this node has claimed. */
 async function dispatched(): Promise<{ episode: Episode; requestId: string }> {
-  const created = await createEpisode(
-    {
-      actorId: "a",
-      expectationId: "run",
-      triggerType: "manual",
-      dedupeKey: null,
-      sourceNode: "console",
-      sourceStack: null,
-      sourceEnv: null,
-      jitterMs: 0,
-    },
-    db.pool,
-  );
-  if (created.kind !== "created") throw new Error("not created");
+  const episode = await createManualEpisode(db.pool);
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO cyclium_trigger_requests
        (episode_id, actor_id, expectation_id, status, claimed_by, claimed_at)
      VALUES ($1, 'a', 'run', 'claimed', $2, now()) RETURNING id::text`,
-    [created.episode.id, node],
+    [episode.id, node],
   );
-  return { episode: created.episode, requestId: rows[0]?.id ?? "" };
+  return { episode, requestId: rows[0]?.id ?? "" };
 }
 
 describe("LocalRunner with postgres claims", () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
-import { createEpisode } from "../episodes/index";
 import type { ActorHost } from "./index";
 import { useHostSuite } from "./testing/host-suite";
+import { createManualEpisode } from "../episodes/testing/index";
 
 /** Episodes of the `gated` strategy wait here until the test opens them. */
 const gates = new Map<string, () => void>();
@@ -29,21 +29,8 @@ function startHost(requestPrefetch: number, extra: { maxQueuedEpisodes?: number 
 
 async function dispatch(host: ActorHost, count: number): Promise<void> {
   for (let i = 0; i < count; i += 1) {
-    const created = await createEpisode(
-      {
-        actorId: "a",
-        expectationId: "run",
-        triggerType: "manual",
-        dedupeKey: null,
-        sourceNode: "console",
-        sourceStack: null,
-        sourceEnv: null,
-        jitterMs: 0,
-      },
-      db.pool,
-    );
-    if (created.kind !== "created") throw new Error("not created");
-    const dispatched = host.dispatch(created.episode, { triggerRequestId: String(i + 1) });
+    const episode = await createManualEpisode(db.pool);
+    const dispatched = host.dispatch(episode, { triggerRequestId: String(i + 1) });
     if (dispatched.kind !== "queued") throw new Error(dispatched.kind);
   }
 }
