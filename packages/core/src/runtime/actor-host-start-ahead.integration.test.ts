@@ -1,11 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
-import { PgListener } from "../bus/index";
 import { PostgresWorkClaims } from "../claims/index";
 import { sweepOrphanedEpisodes } from "../recovery/index";
-import { silentLogger, Telemetry } from "../telemetry/index";
-import { TriggerRequestPoller } from "../trigger-requests/index";
+import { startTestPoller } from "../trigger-requests/testing/index";
 import type { ActorHost } from "./actor-host";
 import type { ModeController } from "../modes/index";
 import { useHostSuite } from "./testing/host-suite";
@@ -20,25 +18,15 @@ afterEach(async () => {
 
 /** The trigger-request poller of a full node, as a worker runs it. */
 async function startPoller(host: ActorHost, modes: ModeController): Promise<void> {
-  const listener = new PgListener({ connection: db.url });
-  await listener.start();
-  const poller = await TriggerRequestPoller.start({
+  // Requests written before it listened are found by the interval.
+  const { stop } = await startTestPoller({
+    url: db.url,
     db: db.pool,
-    listener,
     host,
     modes,
-    nodeIdentity: modes.nodeIdentity,
-    // Requests written before it listened are found by the interval.
     intervalMs: 250,
-    sourceStack: null,
-    sourceEnv: null,
-    logger: silentLogger,
-    telemetry: new Telemetry(),
   });
-  pollers.push(async () => {
-    await poller.stop();
-    await listener.close();
-  });
+  pollers.push(stop);
 }
 
 /** Statuses of the episode's trigger requests, oldest first. */

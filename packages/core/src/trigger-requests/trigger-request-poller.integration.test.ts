@@ -1,6 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { PgListener } from "../bus/index";
 import { openClients } from "../db/testing/index";
 import type { Episode } from "../episodes/index";
 import { ModeController } from "../modes/index";
@@ -9,7 +8,8 @@ import { claimTriggerRequests } from "./claim-trigger-requests";
 import { DeferredRunner } from "./deferred-runner";
 import { expireTriggerRequests } from "./expire-trigger-requests";
 import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
-import { TriggerRequestPoller, type PollerHost } from "./trigger-request-poller";
+import type { PollerHost } from "./trigger-request-poller";
+import { startTestPoller } from "./testing/index";
 
 let db: TestDatabase;
 const cleanups: (() => Promise<void>)[] = [];
@@ -211,25 +211,16 @@ describe("TriggerRequestPoller", () => {
   }
 
   async function startPoller(host: PollerHost, modes: ModeController) {
-    const listener = new PgListener({ connection: db.url });
-    await listener.start();
-    const poller = await TriggerRequestPoller.start({
+    // Never fires within a test: every pickup below comes from a NOTIFY wake-up.
+    const started = await startTestPoller({
+      url: db.url,
       db: db.pool,
-      listener,
       host,
       modes,
-      nodeIdentity: modes.nodeIdentity,
-      // Never fires within a test: every pickup below comes from a NOTIFY wake-up.
       intervalMs: 600_000,
-      ...everywhere,
-      logger: silentLogger,
-      telemetry: new Telemetry(),
     });
-    cleanups.push(async () => {
-      await poller.stop();
-      await listener.close();
-    });
-    return poller;
+    cleanups.push(started.stop);
+    return started.poller;
   }
 
   it("wakes on NOTIFY, dispatches, and marks requests completed when their episodes settle", async () => {
