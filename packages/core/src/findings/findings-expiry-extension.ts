@@ -2,7 +2,7 @@ import type { Bus } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
 import type { Queryable } from "../db/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { startRecoveryTimer } from "../recovery/recovery-timer";
+import { startRepeatAfterRun } from "../schedule/index";
 import { sweepExpiredFindings } from "./sweep-expired-findings";
 
 /**
@@ -47,10 +47,10 @@ export function findingsExpiryExtension(
   return {
     name: "findings-expiry",
     start(node) {
-      const timer = startRecoveryTimer({
+      const timer = startRepeatAfterRun({
         delayMs: options.delayMs ?? intervalMs,
         intervalMs,
-        logger: node.logger,
+        onFailed: (error) => node.logger.error({ err: error }, "findings expiry sweep failed"),
         run: async () => {
           await sweepExpiredFindings(
             {

@@ -1,5 +1,5 @@
 import type { NodeExtension } from "../nodes/index";
-import { startRecoveryTimer } from "../recovery/recovery-timer";
+import { startRepeatAfterRun } from "../schedule/index";
 import { runPruner, type RunPrunerResult } from "./run-pruner";
 import { DEFAULT_RETENTION_POLICY, type RetentionPolicy } from "./retention-policy";
 
@@ -29,10 +29,10 @@ export function prunerExtension(options: PrunerExtensionOptions = {}): NodeExten
     name: "pruner",
     start(node) {
       const stopping = new AbortController();
-      const timer = startRecoveryTimer({
+      const timer = startRepeatAfterRun({
         delayMs: options.delayMs ?? intervalMs,
         intervalMs,
-        logger: node.logger,
+        onFailed: (error) => node.logger.error({ err: error }, "pruner run failed"),
         run: async () => {
           const result = await runPruner(
             {

@@ -2,7 +2,7 @@
 // shared work claim, as findingsExpiryExtension does, and prints each sweep as a JSON line.
 import pg from "pg";
 import { PostgresWorkClaims } from "../../claims/index";
-import { startRecoveryTimer } from "../../recovery/recovery-timer";
+import { startRepeatAfterRun } from "../../schedule/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
 import { sweepExpiredFindings } from "../sweep-expired-findings";
 
@@ -14,9 +14,10 @@ const print = (event: Record<string, unknown>): void => {
 const owner = process.env.NODE_ID ?? `sweeper-${process.pid}`;
 const claims = new PostgresWorkClaims({ db: pool });
 let sweeps = 0;
-const timer = startRecoveryTimer({
+const timer = startRepeatAfterRun({
   delayMs: 0,
   intervalMs: 100,
+  onFailed: () => undefined,
   run: async () => {
     const result = await sweepExpiredFindings(
       { claims, owner, leaseSeconds: 10, logger: silentLogger, telemetry: new Telemetry() },
