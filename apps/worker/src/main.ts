@@ -1,9 +1,9 @@
 // A Cyclium worker: the deployment CYCLIUM_DEPLOYMENT names (default @cyclium/demo), run by a
-// full-mode node. Configuration comes only from the environment (SPEC section 9); a bad value
-// or deployment exits with code 2 naming it.
+// full-mode node. Configuration comes only from the environment (SPEC section 9), which runWorker
+// reads itself; a bad value or deployment exits with code 2 naming it.
 import { loadDeployment } from "@cyclium/core/deployment";
 import { isCycliumError } from "@cyclium/core/errors";
-import { readWorkerEnv, runWorker, workerSettingsFromEnv } from "@cyclium/core/worker";
+import { readWorkerEnv, runWorker } from "@cyclium/core/worker";
 import packageJson from "../package.json" with { type: "json" };
 import { startTracing } from "./tracing";
 
@@ -17,7 +17,6 @@ const deployment = await loadDeployment(env.CYCLIUM_DEPLOYMENT).catch((error: un
 });
 await runWorker({
   deployment,
-  ...workerSettingsFromEnv(env),
   version: packageJson.version,
   ...(tracing === undefined ? {} : { extensions: [tracing] }),
 });

@@ -4,6 +4,4 @@ export const env = {
   databaseUrl: process.env.DATABASE_URL,
   /** When the daily report runs (06:00 UTC); six fields, seconds first, are accepted too. */
   reportCron: process.env.REPORT_CRON ?? "0 6 * * *",
-  /** The worker's /healthz and /metrics; 0 picks a free port. */
-  port: Number(process.env.PORT ?? 4000),
 };

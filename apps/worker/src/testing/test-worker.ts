@@ -2,7 +2,7 @@
 // validation, node wiring, HTTP and signal handling) with the test actors added to the
 // deployment CYCLIUM_DEPLOYMENT names.
 import { defineDeployment, loadDeployment } from "@cyclium/core/deployment";
-import { readWorkerEnv, runWorker, workerSettingsFromEnv } from "@cyclium/core/worker";
+import { readWorkerEnv, runWorker } from "@cyclium/core/worker";
 import { testActors, testStrategies } from "./test-actors";
 
 const env = readWorkerEnv();
@@ -13,4 +13,4 @@ const deployment = defineDeployment({
   workflows: base.workflows.list(),
   triggers: base.triggers.list(),
 });
-await runWorker({ deployment, ...workerSettingsFromEnv(env), jitterMs: 0, version: "test" });
+await runWorker({ deployment, jitterMs: 0, version: "test" });

@@ -7,7 +7,11 @@ import {
   ZEnvPositiveInt,
   ZEnvText,
 } from "../config/index";
-import type { RunWorkerSettings } from "./run-worker";
+import type {
+  RunWorkerOptions,
+  RunWorkerSettings,
+  WorkerEnvironmentSource,
+} from "./run-worker-settings";
 
 /**
  * A worker's configuration: the shared SPEC variables (config/cyclium-env.ts) plus the ones only
@@ -57,7 +61,8 @@ export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
       enabled: env.CYCLIUM_TRIGGER_POLLER,
       intervalMs: env.CYCLIUM_TRIGGER_POLL_INTERVAL_MS,
       sourceStack: env.CYCLIUM_TRIGGER_POLL_SOURCE_STACK ?? null,
-      sourceEnv: env.CYCLIUM_TRIGGER_POLL_SOURCE_ENV ?? env.CYCLIUM_ENV ?? null,
+      // Unset: runWorker takes the node's env, explicit or from CYCLIUM_ENV.
+      sourceEnv: env.CYCLIUM_TRIGGER_POLL_SOURCE_ENV,
     },
     recovery: {
       delayMs: env.CYCLIUM_RECOVERY_DELAY_MS,
@@ -72,4 +77,43 @@ export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
   };
+}
+
+/**
+ * runWorker's settings: each explicit option, else its variable, else the SPEC's default (applied
+ * by runWorker). An option left `undefined` counts as not given, so `{ port: undefined }` still
+ * reads PORT. The nested `poller` and `recovery` merge key by key; `false` switches a part off
+ * whatever the environment says. A bad variable exits with code 2 naming it, as readWorkerEnv.
+ */
+export function resolveWorkerSettings(
+  options: RunWorkerOptions,
+  source: WorkerEnvironmentSource = process.env,
+): RunWorkerSettings {
+  if (source === false) return options;
+  const fromEnv = workerSettingsFromEnv(readWorkerEnv(source));
+  const given = definedOnly(options);
+  return {
+    ...fromEnv,
+    ...given,
+    poller: { ...fromEnv.poller, ...definedOnly(options.poller ?? {}) },
+    recovery: mergeNested(fromEnv.recovery, options.recovery),
+    claimsExpiry: mergeNested(fromEnv.claimsExpiry, options.claimsExpiry),
+    pruner: mergeNested(fromEnv.pruner, options.pruner),
+  };
+}
+
+/** A nested part: `false` given wins, two objects merge key by key, else whichever is set. */
+function mergeNested<T extends object>(
+  fromEnv: T | false | undefined,
+  given: T | false | undefined,
+): T | false | undefined {
+  if (given === false || given === undefined) return given ?? fromEnv;
+  if (fromEnv === false || fromEnv === undefined) return given;
+  return { ...fromEnv, ...definedOnly(given) };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<T>;
 }

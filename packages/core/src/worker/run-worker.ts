@@ -1,90 +1,27 @@
 import os from "node:os";
 import { migrate, migrationsDir, resolveDatabase } from "@cyclium/db";
 import pg from "pg";
-import { pino, type Level } from "pino";
+import { pino } from "pino";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { loadWorkClaims } from "../claims/index";
-import type { Deployment } from "../deployment/index";
 import { isCycliumError } from "../errors/index";
-import { findingsExpiryExtension, type FindingsExpiryExtensionOptions } from "../findings/index";
-import type { Mode } from "../modes/index";
+import { findingsExpiryExtension } from "../findings/index";
 import {
   claimsExpiryExtension,
   createCycliumNode,
   DEFAULT_LIVE_WITHIN_MS,
   resolveNodeIdentity,
-  type ClaimsExpiryExtensionOptions,
   type CycliumNode,
   type NodeExtension,
 } from "../nodes/index";
-import { recoveryExtension, type RecoveryExtensionOptions } from "../recovery/index";
-import { prunerExtension, type PrunerExtensionOptions } from "../retention/index";
+import { recoveryExtension } from "../recovery/index";
+import { prunerExtension } from "../retention/index";
 import { createPrometheusExporter, registerClusterGauges, Telemetry } from "../telemetry/index";
 import { triggerExtension } from "../triggers/index";
 import { workflowExtension } from "../workflows/index";
+import { resolveWorkerSettings } from "./env";
+import type { RunWorkerOptions } from "./run-worker-settings";
 import { startNodeHttpServer } from "./node-http-server";
-
-/** Everything but the deployment; each has the SPEC's default (section 9). */
-export interface RunWorkerSettings {
-  /** Unset: embedded PostgreSQL under .data/ (SPEC section 11). */
-  databaseUrl?: string | undefined;
-  /**
-   * CYCLIUM_LISTEN_DATABASE_URL: a direct connection for the node's LISTEN and the migrator's
-   * session advisory lock, when `databaseUrl` goes through a transaction-mode pooler
-   * (docs/pgbouncer.md). Default: `databaseUrl`.
-   */
-  listenDatabaseUrl?: string | undefined;
-  /**
-   * Apply pending migrations (those shipped in @cyclium/db) before starting (default on). Under
-   * the migrator's advisory lock, so workers starting together apply each migration once;
-   * `false` when migrations run as a separate deploy step (`cyclium migrate`).
-   */
-  migrate?: boolean | undefined;
-  mode?: Mode | undefined;
-  nodeIdentity?: string | undefined;
-  stack?: string | null | undefined;
-  env?: string | null | undefined;
-  /** CYCLIUM_WORK_CLAIMS: `postgres` (default), `memory`, `off`, or an adapter module. */
-  workClaims?: string | undefined;
-  leaseSeconds?: number | undefined;
-  poller?:
-    | {
-        enabled?: boolean | undefined;
-        intervalMs?: number | undefined;
-        sourceStack?: string | null | undefined;
-        /** Defaults to the node's env. */
-        sourceEnv?: string | null | undefined;
-      }
-    | undefined;
-  /** Sweep + reconcile (SPEC section 5): on unless `false`; defaults 120 s delay, 60 s interval. */
-  recovery?: false | Partial<Omit<RecoveryExtensionOptions, "workflows">> | undefined;
-  /** The deployment's workflow engine (default on). */
-  workflows?: boolean | undefined;
-  /** The deployment's cron and poll triggers (default on; needs the workflow engine). */
-  triggers?: boolean | undefined;
-  findingsExpiry?: false | FindingsExpiryExtensionOptions | undefined;
-  claimsExpiry?: false | ClaimsExpiryExtensionOptions | undefined;
-  /**
-   * The pruner (SPEC section 14): on unless `false`; the default retention policy, a run a
-   * minute, once per cluster at a time (docs/retention.md).
-   */
-  pruner?: false | PrunerExtensionOptions | undefined;
-  /** Started after the built-in ones. */
-  extensions?: readonly NodeExtension[] | undefined;
-  /** `/healthz` and `/metrics` (default 4000; 0 picks a free port). */
-  port?: number | undefined;
-  logLevel?: Level | "silent" | undefined;
-  /** On SIGTERM/SIGINT, how long running episodes may finish their current step (30 s). */
-  shutdownGraceMs?: number | undefined;
-  /** Dedupe jitter bound (SPEC section 3); tests set 0. */
-  jitterMs?: number | undefined;
-  /** Recorded in cyclium_nodes.version. */
-  version?: string | undefined;
-}
-
-export interface RunWorkerOptions extends RunWorkerSettings {
-  deployment: Deployment;
-}
 
 export interface RunningWorker {
   readonly node: CycliumNode;
@@ -104,9 +41,16 @@ const SHUTDOWN_HARD_MARGIN_MS = 10_000;
  * findings and claims expiry, `GET /healthz`, `GET /metrics`, JSON logs, and a graceful stop on
  * SIGTERM/SIGINT. What keeps data safe is on unless switched off.
  */
-export async function runWorker(options: RunWorkerOptions): Promise<RunningWorker> {
-  const { deployment } = options;
-  const nodeIdentity = resolveNodeIdentity(options.nodeIdentity);
+export async function runWorker(given: RunWorkerOptions): Promise<RunningWorker> {
+  const { deployment } = given;
+  const options: RunWorkerOptions = {
+    ...resolveWorkerSettings(given, given.environment),
+    deployment,
+  };
+  const identitySource = options.nodeIdentity;
+  const nodeIdentity = resolveNodeIdentity(
+    typeof identitySource === "function" ? await identitySource() : identitySource,
+  );
   const mode = options.mode ?? "full";
   const env = options.env ?? null;
   const stack = options.stack ?? null;
