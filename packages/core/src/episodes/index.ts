@@ -39,6 +39,11 @@ export {
   type StartEpisodesOutcome,
 } from "./start-episodes";
 export {
+  handBackEpisodes,
+  type EpisodeHandBack,
+  type HandBackEpisodesOutcome,
+} from "./hand-back-episodes";
+export {
   unstartEpisodes,
   type EpisodeUnstart,
   type UnstartEpisodesOutcome,

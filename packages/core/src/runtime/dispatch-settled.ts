@@ -13,6 +13,9 @@ export function dispatchSettled(result: QueuedEpisodeResult): DispatchSettled {
     case "left_running":
     case "shed":
       return { kind: "ran" };
+    // Its request was completed and a new one written, in the hand-back's statement.
+    case "handed_back":
+      return { kind: "request_completed" };
     // Its request went back to pending with the episode, in the unstart's statement.
     case "unstarted":
       return { kind: "request_released" };

@@ -15,5 +15,10 @@ export type EpisodeRunResult =
    * released and its trigger request pending (unstartEpisodes).
    */
   | { kind: "unstarted" }
+  /**
+   * Its node stopped before it finished: pending again at attempt + 1, its claim released, a new
+   * trigger request for any full node (handBackEpisodes); its dispatching request completed.
+   */
+  | { kind: "handed_back" }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };

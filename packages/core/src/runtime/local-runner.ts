@@ -26,6 +26,7 @@ import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
 import type { SlotAnswer } from "./start-ahead";
 import { StartedAheadUnstarts } from "./unstart-started-ahead";
+import { RunningHandBacks } from "./hand-back-running";
 import { retryTransient, type RetriedWrite, type WriteRetryOptions } from "./write-retry";
 
 export interface LocalRunnerOptions {
@@ -102,6 +103,8 @@ export class LocalRunner {
   readonly #keeper: LeaseKeeper;
   /** Puts episodes started ahead that get no slot back to pending. */
   readonly #unstarts: StartedAheadUnstarts;
+  /** Hands running episodes back to pending when the node stops before they finish. */
+  readonly #handBacks: RunningHandBacks;
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.#keeper = new LeaseKeeper({
@@ -118,6 +121,7 @@ export class LocalRunner {
       telemetry: options.telemetry,
     });
     this.#unstarts = new StartedAheadUnstarts(options);
+    this.#handBacks = new RunningHandBacks(options);
   }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
@@ -268,6 +272,25 @@ export class LocalRunner {
     };
   }
 
+  /**
+   * A stopping node's episode that will not finish here: back to pending for another worker when
+   * its expectation's recovery policy is `restart` (re-running from its newest checkpoint is what
+   * its author allowed). A `fail` episode stays `running` for recovery to fail, as before.
+   */
+  async #handBack(
+    episode: Episode,
+    claimed: ClaimedWork,
+    stepsDone: number | null,
+    runOptions: TracedRun,
+  ): Promise<EpisodeRunResult | undefined> {
+    const policy = this.options.registry.recoveryPolicyFor(episode.actorId, episode.expectationId);
+    if (policy !== "restart") return undefined;
+    return this.#handBacks.handBack(episode, claimed, {
+      stepsDone,
+      triggerRequestId: runOptions.triggerRequestId,
+    });
+  }
+
   #strategyReturned(runOptions: TracedRun, meta: Record<string, unknown>): void {
     try {
       runOptions.onStrategyReturned?.();
@@ -352,12 +375,22 @@ export class LocalRunner {
           });
 
     switch (outcome.kind) {
-      case "aborted":
+      case "aborted": {
+        // Aborted by the node's stop at the end of its grace period (not a lost claim): handed
+        // back like an interrupted one; a step still running is fenced out by the release.
+        if (this.options.hardStop.aborted) {
+          const handed = await this.#handBack(episode, claimed, null, runOptions);
+          if (handed !== undefined) return handed;
+        }
         logger.warn({ ...meta, reason: String(outcome.reason) }, "episode aborted; left running");
         throw new LeftRunning("aborted");
-      case "interrupted":
+      }
+      case "interrupted": {
+        const handed = await this.#handBack(episode, claimed, outcome.stepsDone, runOptions);
+        if (handed !== undefined) return handed;
         logger.info({ ...meta, steps: outcome.stepsDone }, "node draining; episode left running");
         throw new LeftRunning("interrupted");
+      }
       case "fenced":
         return { kind: "left_running", reason: "fenced" };
       case "completed":
