@@ -1,5 +1,33 @@
-import { defineActor, type AnyStrategy } from "@cyclium/core/actors";
+import { setTimeout as sleep } from "node:timers/promises";
+import { defineActor, done, next, type AnyStrategy, type Strategy } from "@cyclium/core/actors";
 import { noopStrategy, stepsStrategy } from "@cyclium/core/runtime/testing";
+
+interface CheckpointedState {
+  done: number;
+  steps: number;
+  stepMs: number;
+}
+
+/**
+ * `steps` steps of `stepMs` each (input `{ steps, stepMs }`); each step writes its side effect
+ * through the exactly-once output API (key `step:{episode}:{n}`) and checkpoints, so a run handed
+ * to another node resumes after the last finished step. The deploy tests count those outputs.
+ */
+export const checkpointedStepsStrategy: Strategy<unknown, CheckpointedState, { steps: number }> = {
+  init: (_ctx, input) => {
+    const { steps = 5, stepMs = 200 } = (input ?? {}) as { steps?: number; stepMs?: number };
+    return { done: 0, steps, stepMs };
+  },
+  step: async (state, ctx) => {
+    await sleep(state.stepMs, undefined, { signal: ctx.signal });
+    const n = state.done + 1;
+    await ctx.output(`step:${ctx.episode.id}:${n}`, { step: n, attempt: ctx.episode.attempt });
+    const progressed = { ...state, done: n };
+    await ctx.checkpoint(`step-${n}`, progressed);
+    if (n >= state.steps) return done({ steps: n });
+    return next(progressed, {}, { done: n });
+  },
+};
 
 /** Actors the multi-process tests fire at the worker: same code as production actors. */
 export const TEST_ACTOR_IDS = ["alpha", "beta", "gamma"] as const;
@@ -7,6 +35,7 @@ export const TEST_ACTOR_IDS = ["alpha", "beta", "gamma"] as const;
 export const testStrategies: Record<string, AnyStrategy> = {
   steps: stepsStrategy,
   noop: noopStrategy,
+  checkpointed_steps: checkpointedStepsStrategy,
 };
 
 // The shutdown tests run endless step loops (steps: 0) until the worker stops them.
@@ -23,6 +52,20 @@ export const testActors = [
       ],
     }),
   ),
+  // Handed back on a stop and resumed elsewhere from its checkpoint (recovery policy restart).
+  defineActor({
+    identifier: "resumable",
+    maxConcurrentEpisodes: 4,
+    expectations: [
+      {
+        id: "run",
+        strategy: checkpointedStepsStrategy,
+        trigger: { manual: true },
+        recoveryPolicy: "restart",
+        budget: LONG_RUNNING,
+      },
+    ],
+  }),
   defineActor({
     identifier: "slow",
     maxConcurrentEpisodes: 2,

@@ -30,6 +30,13 @@ export const ZWorkerEnv = ZCycliumEnv.extend({
   CYCLIUM_TRIGGER_POLL_SOURCE_ENV: ZEnvText.optional(),
   CYCLIUM_RECOVERY_DELAY_MS: z.coerce.number().int().min(0).default(120_000),
   CYCLIUM_RECOVERY_INTERVAL_MS: ZEnvPositiveInt.default(60_000),
+  /**
+   * On SIGTERM/SIGINT, how long running episodes may finish their current step before the node
+   * aborts them; episodes that cannot finish are handed back to pending for another worker.
+   * Keep it below the supervisor's own kill timeout (systemd TimeoutStopSec, Kubernetes
+   * terminationGracePeriodSeconds) minus 10 s.
+   */
+  CYCLIUM_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   /** `/healthz` and `/metrics`; 0 picks a free port. */
   PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
 });
@@ -76,6 +83,7 @@ export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
     },
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
+    shutdownGraceMs: env.CYCLIUM_SHUTDOWN_GRACE_MS,
   };
 }
 

@@ -1,0 +1,186 @@
+import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { DeferredRunner } from "@cyclium/core/trigger-requests";
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";
+
+let db: TestDatabase;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.stop("SIGKILL")));
+  await db.drop();
+});
+
+const STEPS = 10;
+
+function start(identity: string, graceMs = 3000): WorkerProcess {
+  const worker = spawnWorker({
+    identity,
+    env: {
+      DATABASE_URL: db.url,
+      // Short, as a deploy's would be with steps this short; recovery's first sweep (120 s after
+      // boot) is far beyond the test, so only a hand-back can move the episodes.
+      CYCLIUM_SHUTDOWN_GRACE_MS: String(graceMs),
+    },
+  });
+  workers.push(worker);
+  return worker;
+}
+
+async function fireResumable(
+  count: number,
+  input: { steps: number; stepMs: number } = { steps: STEPS, stepMs: 300 },
+): Promise<string[]> {
+  const deferred = new DeferredRunner({
+    db: db.pool,
+    nodeIdentity: "console",
+    stack: null,
+    env: null,
+    logger: silentLogger,
+    telemetry: new Telemetry(),
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const created = await deferred.defer({
+      actorId: "resumable",
+      expectationId: "run",
+      triggerType: "manual",
+      dedupeKey: null,
+      input,
+    });
+    if (created.kind !== "created") throw new Error("not created");
+    ids.push(created.episode.id);
+  }
+  await deferred.flush();
+  return ids;
+}
+
+async function journal(id: string): Promise<{ step_no: number; node: string }[]> {
+  const { rows } = await db.pool.query<{ step_no: number; node: string }>(
+    "SELECT step_no, node FROM cyclium_episode_steps WHERE episode_id = $1 ORDER BY step_no, attempt",
+    [id],
+  );
+  return rows;
+}
+
+describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
+  it("hands them back so another worker resumes each from its checkpoint, every step once", async () => {
+    const a = start("deploy-a");
+    await a.ready;
+    const ids = await fireResumable(3);
+    // Each is a few steps in on the worker about to be stopped.
+    await vi.waitFor(
+      async () => {
+        for (const id of ids) expect((await journal(id)).length).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const b = start("deploy-b");
+    await b.ready;
+
+    const signalledAt = Date.now();
+    expect(await a.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    const exitedAfterMs = Date.now() - signalledAt;
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ status: string }>(
+          "SELECT status FROM cyclium_episodes WHERE id = ANY($1::uuid[])",
+          [ids],
+        );
+        expect(rows.map((row) => row.status)).toEqual(["completed", "completed", "completed"]);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    const completedAfterMs = Date.now() - signalledAt;
+    // The figure the issue measured at 3 min 23 s; reported, not asserted (no timing assertions).
+    console.info(
+      `deploy hand-back: worker exited ${(exitedAfterMs / 1000).toFixed(1)} s and all three ` +
+        `episodes completed on the other worker ${(completedAfterMs / 1000).toFixed(1)} s after SIGTERM`,
+    );
+
+    const episodes = await db.pool.query<{ recovery_history: unknown[] }>(
+      `SELECT status, executed_by, attempt, recovery_history
+         FROM cyclium_episodes WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    for (const row of episodes.rows) {
+      expect(row).toMatchObject({ status: "completed", executed_by: "deploy-b", attempt: 2 });
+      expect(row.recovery_history).toContainEqual(
+        expect.objectContaining({ node: "deploy-a", outcome: "handed_back" }),
+      );
+    }
+    for (const id of ids) {
+      // Every step ran exactly once across the two workers: deploy-a's, then deploy-b's.
+      const steps = await journal(id);
+      expect(steps.map((step) => step.step_no)).toEqual(
+        Array.from({ length: STEPS }, (_, i) => i + 1),
+      );
+      const handedAt = steps.findIndex((step) => step.node === "deploy-b");
+      expect(handedAt).toBeGreaterThanOrEqual(2);
+      expect(steps.slice(0, handedAt).every((step) => step.node === "deploy-a")).toBe(true);
+      expect(steps.slice(handedAt).every((step) => step.node === "deploy-b")).toBe(true);
+      // Each step's side effect, written through the exactly-once outputs, once per step.
+      const outputs = await db.pool.query<{ step: number }>(
+        `SELECT (value->>'step')::int AS step FROM cyclium_episode_outputs
+          WHERE episode_id = $1 ORDER BY step`,
+        [id],
+      );
+      expect(outputs.rows.map((row) => row.step)).toEqual(
+        Array.from({ length: STEPS }, (_, i) => i + 1),
+      );
+    }
+    const nodes = await db.pool.query(
+      "SELECT identity, status FROM cyclium_nodes ORDER BY identity",
+    );
+    expect(nodes.rows).toEqual([
+      { identity: "deploy-a", status: "stopped" },
+      { identity: "deploy-b", status: "running" },
+    ]);
+    expect(a.output.some((line) => line.includes("handed back to pending"))).toBe(true);
+    await b.stop("SIGTERM");
+  }, 90_000);
+
+  it("hands back an episode whose step outlasts the grace period; its aborted step runs again once", async () => {
+    const a = start("grace-a", 500);
+    await a.ready;
+    const [id] = await fireResumable(1, { steps: 3, stepMs: 2_000 });
+    if (id === undefined) throw new Error("not fired");
+    await vi.waitFor(async () => expect((await journal(id)).length).toBe(1), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    const b = start("grace-b");
+    await b.ready;
+    const signalledAt = Date.now();
+    expect(await a.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query(
+          "SELECT status, executed_by FROM cyclium_episodes WHERE id = $1",
+          [id],
+        );
+        expect(rows).toEqual([{ status: "completed", executed_by: "grace-b" }]);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    console.info(
+      `grace hand-back: completed on the other worker ${((Date.now() - signalledAt) / 1000).toFixed(1)} s after SIGTERM`,
+    );
+    const steps = await journal(id);
+    expect(steps).toEqual([
+      { step_no: 1, node: "grace-a" },
+      { step_no: 2, node: "grace-b" },
+      { step_no: 3, node: "grace-b" },
+    ]);
+    const outputs = await db.pool.query(
+      "SELECT count(*)::int AS n FROM cyclium_episode_outputs WHERE episode_id = $1",
+      [id],
+    );
+    expect(outputs.rows).toEqual([{ n: 3 }]);
+    expect(a.output.some((line) => line.includes("grace period over"))).toBe(true);
+  }, 90_000);
+});
