@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DEPLOYMENT } from "../deployment/index";
+import { redactSecrets } from "../errors/index";
 import { ZRetentionEnv } from "./retention-env";
 import { ZTracingEnv } from "./tracing-env";
 
@@ -19,7 +20,10 @@ import { ZTracingEnv } from "./tracing-env";
 export const ZDatabaseUrl = z
   .string()
   .trim()
-  .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string");
+  .regex(
+    /^postgres(ql)?:\/\//,
+    "must be a PostgreSQL connection string, postgres://user:password@host:5432/database",
+  );
 
 /** `true/false`, `1/0`, `yes/no`, `on/off` (zod's stringbool). */
 export const ZEnvBoolean = z.stringbool();
@@ -71,7 +75,7 @@ export function withoutEmptyValues(
   return present;
 }
 
-/** One line per offending variable, naming it and the value given. */
+/** One line per offending variable, naming it and the value given (any password hidden). */
 export function describeEnvIssues(
   error: z.ZodError,
   source: Record<string, string | undefined>,
@@ -79,7 +83,7 @@ export function describeEnvIssues(
   return error.issues.map((issue) => {
     const name = issue.path.join(".") || "(environment)";
     const given = source[name];
-    const value = given === undefined ? "" : `=${JSON.stringify(given)}`;
+    const value = given === undefined ? "" : `=${JSON.stringify(redactSecrets(given))}`;
     return `Invalid environment variable ${name}${value}: ${issue.message}`;
   });
 }

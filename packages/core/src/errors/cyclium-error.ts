@@ -1,3 +1,5 @@
+import { redactSecrets } from "./redact-secrets";
+
 /**
  * Codes of expected failures. Busy, not-owner, duplicates and fenced writes are usually returned
  * as values; these codes exist for the places that must throw or abort (an AbortSignal's reason,
@@ -36,7 +38,11 @@ export class CycliumError extends Error {
     message: string,
     options: { cause?: unknown; details?: Record<string, unknown> } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Shown to users and logged: a connection string in it never carries its password.
+    super(
+      redactSecrets(message),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.details = options.details;
   }

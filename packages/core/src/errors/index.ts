@@ -5,3 +5,4 @@ export {
   type CycliumErrorCode,
 } from "./cyclium-error";
 export { assertNever } from "./assert-never";
+export { redactSecrets, REDACTED } from "./redact-secrets";
