@@ -12,6 +12,8 @@ export interface WorkerProcess {
   readonly child: ChildProcess;
   /** Every line it wrote to stdout and stderr, in order. */
   readonly output: string[];
+  /** The lines it wrote to stderr alone. */
+  readonly errors: string[];
   /** Resolves when it logged that it listens; rejects if it exits first. */
   readonly ready: Promise<{ port: number }>;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -28,8 +30,11 @@ export function spawnWorker(options: {
   identity: string;
   env: Record<string, string>;
   entry?: string;
+  /** Before the entry, e.g. `--require` of a preload. */
+  nodeArgs?: string[];
 }): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", options.entry ?? TEST_WORKER_ENTRY], {
+  const args = [...(options.nodeArgs ?? []), "--import", "tsx", options.entry ?? TEST_WORKER_ENTRY];
+  const child = spawn(process.execPath, args, {
     cwd: WORKER_ROOT,
     env: {
       ...process.env,
@@ -41,12 +46,14 @@ export function spawnWorker(options: {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
+  const errors: string[] = [];
   let port: number | undefined;
   let onReady: ((value: { port: number }) => void) | undefined;
-  const collect = (chunk: Buffer) => {
+  const collect = (chunk: Buffer, stderr = false) => {
     for (const line of chunk.toString("utf8").split("\n")) {
       if (line.length === 0) continue;
       output.push(line);
+      if (stderr) errors.push(line);
       const match = /"port":(\d+)/.exec(line);
       if (port === undefined && match?.[1] !== undefined && line.includes("worker listening")) {
         port = Number(match[1]);
@@ -55,7 +62,7 @@ export function spawnWorker(options: {
     }
   };
   child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
+  child.stderr?.on("data", (chunk: Buffer) => collect(chunk, true));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
@@ -77,6 +84,7 @@ export function spawnWorker(options: {
     identity: options.identity,
     child,
     output,
+    errors,
     ready,
     exited,
     async metrics() {

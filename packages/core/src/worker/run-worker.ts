@@ -1,10 +1,8 @@
-import os from "node:os";
 import { migrate, migrationsDir, resolveDatabase } from "@cyclium/db";
 import pg from "pg";
-import { pino } from "pino";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { loadWorkClaims } from "../claims/index";
-import { isCycliumError } from "../errors/index";
+import { redactSecrets } from "../errors/index";
 import { findingsExpiryExtension } from "../findings/index";
 import {
   claimsExpiryExtension,
@@ -22,6 +20,8 @@ import { workflowExtension } from "../workflows/index";
 import { resolveWorkerSettings } from "./env";
 import type { RunWorkerOptions } from "./run-worker-settings";
 import { startNodeHttpServer } from "./node-http-server";
+import { describeStartupError } from "./startup-errors";
+import { createWorkerLogger } from "./worker-logger";
 
 export interface RunningWorker {
   readonly node: CycliumNode;
@@ -42,11 +42,27 @@ const SHUTDOWN_HARD_MARGIN_MS = 10_000;
  * SIGTERM/SIGINT. What keeps data safe is on unless switched off.
  */
 export async function runWorker(given: RunWorkerOptions): Promise<RunningWorker> {
-  const { deployment } = given;
   const options: RunWorkerOptions = {
     ...resolveWorkerSettings(given, given.environment),
-    deployment,
+    deployment: given.deployment,
   };
+  try {
+    return await startWorker(options);
+  } catch (error) {
+    const line = describeStartupError(error, {
+      databaseUrl: options.databaseUrl,
+      listenDatabaseUrl: options.listenDatabaseUrl,
+      port: options.port ?? 4000,
+    });
+    if (line === undefined) throw redactError(error);
+    // The setting to fix and how, like a bad variable: one line, exit code 2.
+    console.error(line);
+    process.exit(2);
+  }
+}
+
+async function startWorker(options: RunWorkerOptions): Promise<RunningWorker> {
+  const { deployment } = options;
   const identitySource = options.nodeIdentity;
   const nodeIdentity = resolveNodeIdentity(
     typeof identitySource === "function" ? await identitySource() : identitySource,
@@ -56,10 +72,7 @@ export async function runWorker(given: RunWorkerOptions): Promise<RunningWorker>
   const stack = options.stack ?? null;
   const leaseSeconds = options.leaseSeconds ?? 120;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-  const logger = pino({
-    level: options.logLevel ?? "info",
-    base: { app: "cyclium-worker", node: nodeIdentity, pid: process.pid, host: os.hostname() },
-  });
+  const logger = createWorkerLogger({ level: options.logLevel ?? "info", node: nodeIdentity });
   const database = await resolveDatabase({
     databaseUrl: options.databaseUrl,
     log: (message) => logger.info(message),
@@ -88,16 +101,12 @@ export async function runWorker(given: RunWorkerOptions): Promise<RunningWorker>
   // Pending requests and node sightings for the alert rules (deploy/prometheus).
   registerClusterGauges({ db: pool, registry, liveWithinMs: DEFAULT_LIVE_WITHIN_MS, logger });
 
+  // A bad adapter is an invalid_config error: runWorker prints its one line and exits 2.
   const workClaims = await loadWorkClaims({
     setting: options.workClaims ?? "postgres",
     db: pool,
     telemetry,
     logger,
-  }).catch((error: unknown) => {
-    if (!isCycliumError(error, "invalid_config")) throw error;
-    // A configuration error, like a bad variable: one line naming it, exit code 2.
-    console.error(error.message);
-    process.exit(2);
   });
 
   const node = await createCycliumNode({
@@ -218,4 +227,13 @@ function workerExtensions(options: RunWorkerOptions): NodeExtension[] {
     extensions.push(prunerExtension(options.pruner ?? {}));
   }
   return [...extensions, ...(options.extensions ?? [])];
+}
+
+/** A start-up bug keeps its stack, but not a password a connection string put in its text. */
+function redactError(error: unknown): unknown {
+  if (error instanceof Error) {
+    error.message = redactSecrets(error.message);
+    if (error.stack !== undefined) error.stack = redactSecrets(error.stack);
+  }
+  return error;
 }
