@@ -25,7 +25,7 @@ const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcess
 let db: TestDatabase;
 const nodes: CycliumNode[] = [];
 
-/** Blocks its step on the first attempt (until the node stops it); the recovered run finishes. */
+/** Blocks its step on the first attempt (until the node stops it); the resumed run finishes. */
 const stallsUntilRecovered: Strategy<unknown, number> = {
   init: () => 0,
   step: async (state, ctx) => {
@@ -169,7 +169,7 @@ describe("OpenTelemetry traces", () => {
     expect([step1, step2].map((s) => s?.attributes[SPAN_ATTRIBUTES.step])).toEqual([1, 2]);
   }, 20_000);
 
-  it("a recovered episode's run links to the attempt that was stopped mid-step", async () => {
+  it("a handed-back episode's run links to the attempt that was stopped mid-step", async () => {
     const consoleNode = nodes[0];
     if (consoleNode === undefined) throw new Error("the first test starts the console node");
     const first = await startNode("worker-doomed", "full");
@@ -185,21 +185,23 @@ describe("OpenTelemetry traces", () => {
     await vi.waitFor(async () => expect(await statusOf(fired.episodeId)).toBe("running"), {
       timeout: 10_000,
     });
-    // Stopping aborts the stalled step: the row stays running, as after a kill.
+    // Stopping aborts the stalled step and hands the episode back (restart policy): pending
+    // again at the next attempt, for whichever full node polls next.
     await first.node.stop({ graceMs: 0 });
     const [killed] = episodeSpanOf(fired.episodeId);
-    expect(killed?.attributes["cyclium.episode.outcome"]).toBe("left_running");
+    expect(killed?.attributes["cyclium.episode.outcome"]).toBe("handed_back");
 
     const rescuer = await startNode("worker-rescuer", "full");
+    // Nothing is left for recovery: the rescuer's poller resumes it.
     const swept = await rescuer.recovery.recovery?.sweep({ staleAfterMs: 0 });
-    expect(swept).toMatchObject({ restarted: 1 });
+    expect(swept).toMatchObject({ restarted: 0 });
     await vi.waitFor(async () => expect(await statusOf(fired.episodeId)).toBe("completed"), {
       timeout: 10_000,
     });
     await vi.waitFor(() => expect(episodeSpanOf(fired.episodeId)).toHaveLength(2));
     const recovered = episodeSpanOf(fired.episodeId).find((span) => span !== killed);
     expect(recovered?.attributes[SPAN_ATTRIBUTES.recovered]).toBe(true);
-    // The claim's attempt: the sweep took one of its own between the two runs.
+    // The claim's attempt: the hand-back released it, the resumed run took it over.
     expect(recovered?.attributes[SPAN_ATTRIBUTES.attempt]).toBeGreaterThan(
       Number(killed?.attributes[SPAN_ATTRIBUTES.attempt]),
     );
@@ -209,6 +211,6 @@ describe("OpenTelemetry traces", () => {
     // Still the fire's trace; the sweep has a span of its own.
     expect(recovered?.spanContext().traceId).toBe(killed?.spanContext().traceId);
     const sweep = exporter.getFinishedSpans().find((s) => s.name === SPAN_NAMES.recoverySweep);
-    expect(sweep?.attributes[SPAN_ATTRIBUTES.restarted]).toBe(1);
+    expect(sweep?.attributes[SPAN_ATTRIBUTES.restarted]).toBe(0);
   }, 25_000);
 });
