@@ -34,6 +34,7 @@ function start(identity: string, graceMs = 3000): WorkerProcess {
 async function fireResumable(
   count: number,
   input: { steps: number; stepMs: number } = { steps: STEPS, stepMs: 300 },
+  actorId = "resumable",
 ): Promise<string[]> {
   const deferred = new DeferredRunner({
     db: db.pool,
@@ -46,7 +47,7 @@ async function fireResumable(
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const created = await deferred.defer({
-      actorId: "resumable",
+      actorId,
       expectationId: "run",
       triggerType: "manual",
       dedupeKey: null,
@@ -189,5 +190,33 @@ describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
     );
     expect(outputs.rows).toEqual([{ n: 3 }]);
     expect(a.output.some((line) => line.includes("grace period over"))).toBe(true);
+    await b.stop("SIGTERM");
+  }, 90_000);
+
+  it("hands back a fail-policy episode whose checkpoint covers every finished step", async () => {
+    const a = start("fail-a");
+    await a.ready;
+    const [id] = await fireResumable(1, { steps: 6, stepMs: 300 }, "resumable_fail");
+    if (id === undefined) throw new Error("not fired");
+    await vi.waitFor(async () => expect((await journal(id)).length).toBeGreaterThanOrEqual(2), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    const b = start("fail-b");
+    await b.ready;
+    expect(await a.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query(
+          "SELECT status, executed_by FROM cyclium_episodes WHERE id = $1",
+          [id],
+        );
+        expect(rows).toEqual([{ status: "completed", executed_by: "fail-b" }]);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    // Resumed after the last checkpointed step: no step ran twice.
+    expect((await journal(id)).map((step) => step.step_no)).toEqual([1, 2, 3, 4, 5, 6]);
+    await b.stop("SIGTERM");
   }, 90_000);
 });

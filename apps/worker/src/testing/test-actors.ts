@@ -66,6 +66,19 @@ export const testActors = [
       },
     ],
   }),
+  // The default recovery policy (fail): handed back only because it checkpoints every step.
+  defineActor({
+    identifier: "resumable_fail",
+    maxConcurrentEpisodes: 4,
+    expectations: [
+      {
+        id: "run",
+        strategy: checkpointedStepsStrategy,
+        trigger: { manual: true },
+        budget: LONG_RUNNING,
+      },
+    ],
+  }),
   defineActor({
     identifier: "slow",
     maxConcurrentEpisodes: 2,

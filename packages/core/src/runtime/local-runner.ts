@@ -275,16 +275,20 @@ export class LocalRunner {
   /**
    * A stopping node's episode that will not finish here: back to pending for another worker when
    * its expectation's recovery policy is `restart` (re-running from its newest checkpoint is what
-   * its author allowed). A `fail` episode stays `running` for recovery to fail, as before.
+   * its author allowed), or when it stopped between steps right after checkpointing the last one
+   * (`stepsDone`), so that the resumed run repeats nothing. Otherwise a `fail` episode stays
+   * `running` for recovery to fail, as before: re-running part of it was never allowed.
    */
   async #handBack(
     episode: Episode,
     claimed: ClaimedWork,
     stepsDone: number | null,
     runOptions: TracedRun,
+    checkpoints: EpisodeCheckpoints,
   ): Promise<EpisodeRunResult | undefined> {
     const policy = this.options.registry.recoveryPolicyFor(episode.actorId, episode.expectationId);
-    if (policy !== "restart") return undefined;
+    const repeatsNothing = stepsDone !== null && checkpoints.newest === stepsDone;
+    if (policy !== "restart" && !repeatsNothing) return undefined;
     return this.#handBacks.handBack(episode, claimed, {
       stepsDone,
       triggerRequestId: runOptions.triggerRequestId,
@@ -379,14 +383,20 @@ export class LocalRunner {
         // Aborted by the node's stop at the end of its grace period (not a lost claim): handed
         // back like an interrupted one; a step still running is fenced out by the release.
         if (this.options.hardStop.aborted) {
-          const handed = await this.#handBack(episode, claimed, null, runOptions);
+          const handed = await this.#handBack(episode, claimed, null, runOptions, checkpoints);
           if (handed !== undefined) return handed;
         }
         logger.warn({ ...meta, reason: String(outcome.reason) }, "episode aborted; left running");
         throw new LeftRunning("aborted");
       }
       case "interrupted": {
-        const handed = await this.#handBack(episode, claimed, outcome.stepsDone, runOptions);
+        const handed = await this.#handBack(
+          episode,
+          claimed,
+          outcome.stepsDone,
+          runOptions,
+          checkpoints,
+        );
         if (handed !== undefined) return handed;
         logger.info({ ...meta, steps: outcome.stepsDone }, "node draining; episode left running");
         throw new LeftRunning("interrupted");

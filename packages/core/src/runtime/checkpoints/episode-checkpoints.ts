@@ -14,6 +14,8 @@ import { saveCheckpoint } from "./save-checkpoint";
  */
 export class EpisodeCheckpoints {
   #mayExist: boolean;
+  /** The newest checkpoint this run resumed from or saved (its step number); undefined: none. */
+  #newest: number | undefined;
 
   constructor(
     private readonly episode: Episode,
@@ -28,7 +30,7 @@ export class EpisodeCheckpoints {
     options: { nodeIdentity: string; logger: Logger },
   ): Promise<ResumePoint | undefined> {
     if (!this.#mayExist) return undefined;
-    return resolveResume(
+    const point = await resolveResume(
       {
         episodeId: this.episode.id,
         strategy,
@@ -39,6 +41,16 @@ export class EpisodeCheckpoints {
       },
       this.db,
     );
+    this.#newest = point?.checkpointNumber;
+    return point;
+  }
+
+  /**
+   * The step the newest checkpoint of this run was taken in: a run resumed from it starts with
+   * the next step. Undefined when this run has none (a resume would start from `init`).
+   */
+  get newest(): number | undefined {
+    return this.#newest;
   }
 
   async save(
@@ -59,6 +71,7 @@ export class EpisodeCheckpoints {
       },
       this.db,
     );
+    if (saved) this.#newest = Math.max(this.#newest ?? stepNo, stepNo);
     return saved;
   }
 
