@@ -107,5 +107,10 @@ describe("createPrometheusExporter", () => {
     expect(text).toContain(
       'cyclium_circuit_breaker_state{actor_id="other",expectation_id="on_alert"} 2',
     );
+    // A poll trigger's breaker has its own gauge, by trigger name.
+    telemetry.emit("cyclium.circuit_breaker.opened", { count: 1 }, { trigger: "inbox_poll" });
+    const after = await exporter.metrics();
+    expect(after).toContain('cyclium_trigger_circuit_breaker_state{trigger="inbox_poll"} 2');
+    expect(after).not.toContain('actor_id=""');
   });
 });

@@ -96,8 +96,16 @@ export function createPrometheusExporter(options: PrometheusExporterOptions): Pr
   // Labelled by expectation (a bounded set, unlike dedupe keys), so an alert names the breaker.
   const breakerState = new Gauge({
     name: "cyclium_circuit_breaker_state",
-    help: "Trigger circuit breaker (event, schedule, poll) as this node last saw it: 0 closed, 1 half-open, 2 open.",
+    help: "Expectation trigger circuit breaker (event, schedule, poll) as this node last saw it: 0 closed, 1 half-open, 2 open.",
     labelNames: ["actor_id", "expectation_id"],
+    registers: [registry],
+  });
+
+  // A poll trigger's breaker (issue 31), by trigger name: triggers are declared, so bounded.
+  const triggerBreakerState = new Gauge({
+    name: "cyclium_trigger_circuit_breaker_state",
+    help: "Poll trigger circuit breaker as this node last saw it: 0 closed, 1 half-open, 2 open.",
+    labelNames: ["trigger"],
     registers: [registry],
   });
 
@@ -109,7 +117,9 @@ export function createPrometheusExporter(options: PrometheusExporterOptions): Pr
     if (labels === undefined) total.inc(count);
     else total.inc(labels, count);
     const state = BREAKER_STATES[event.name];
-    if (state !== undefined) {
+    if (state !== undefined && typeof event.metadata.trigger === "string") {
+      triggerBreakerState.set({ trigger: event.metadata.trigger }, state);
+    } else if (state !== undefined) {
       const { actor_id, expectation_id } = event.metadata;
       breakerState.set(
         { actor_id: String(actor_id ?? ""), expectation_id: String(expectation_id ?? "") },
