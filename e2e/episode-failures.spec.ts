@@ -4,9 +4,18 @@
 // against the expectation's schema before the worker runs it again.
 import path from "node:path";
 import type pg from "pg";
-import { GREET_EXPECTATION, GREETER_ACTOR, ZGreetInput } from "./deployment/e2e-deployment";
+import {
+  GREET_EXPECTATION,
+  GREETER_ACTOR,
+  LEDGER_ACTOR,
+  LEDGER_EXPECTATION,
+  LEDGER_FAILURE,
+  ZGreetInput,
+} from "./deployment/e2e-deployment";
 import { expect, test } from "./support/fixtures";
+import { expectNoSideScroll, showTheme } from "./support/layout-walk";
 import { screenshotsDir } from "./support/paths";
+import { E2E_WORKER_IDENTITY } from "./support/processes";
 
 test.use({ role: "operator" });
 
@@ -84,4 +93,53 @@ test("a failed episode's attempts, its zod issues and a retry with edited input 
     [id],
   );
   expect(rows[0]).toEqual({ attempt: 2, input: { name: "Ada", steps: 3 } });
+});
+
+// Issue 31: the stack of what a strategy threw, from the worker that ran it, on the attempt
+// view. The console shows it to every signed-in role, as it does the episode's input, result and
+// error: the page has a role concept for actions only, not for details.
+test("a strategy's stack, as the worker kept it, on the attempt view at 390 and 1,440 px, light and dark", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const fire = `fire-${LEDGER_ACTOR}-${LEDGER_EXPECTATION}`;
+  await page.goto("/actors");
+  await page.getByTestId(fire).click();
+  await page.getByTestId(`${fire}-input`).fill("{}");
+  await page.getByTestId(`${fire}-submit`).click();
+  const link = page.getByTestId("fired-episode-link");
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page.getByTestId("episode-status")).toContainText("failed", { timeout: 20_000 });
+
+  const attempt = page.getByTestId("attempt-1");
+  await expect(attempt).toContainText("LedgerLockedError");
+  await expect(attempt).toContainText(E2E_WORKER_IDENTITY);
+  const stack = page.getByTestId("attempt-1-stack");
+  await expect(stack).toBeHidden();
+  await attempt.getByText("Stack trace").click();
+  await expect(stack).toContainText(`LedgerLockedError: ${LEDGER_FAILURE}`);
+  await expect(stack).toContainText("postLedgerEntry");
+  // Monospace, lines kept as thrown; a long line scrolls inside the block, not the page.
+  await expect(stack).toHaveCSS("white-space", "pre");
+  await expect(stack).toHaveCSS("font-family", /mono/i);
+
+  for (const viewport of [
+    { name: "phone", width: 390, height: 844 },
+    { name: "desktop", width: 1440, height: 900 },
+  ]) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    for (const theme of ["light", "dark"] as const) {
+      await showTheme(page, theme);
+      const what = `the attempt's stack at ${viewport.width} px in ${theme}`;
+      await expectNoSideScroll(page, what);
+      const box = await stack.boundingBox();
+      expect(box, what).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0), what).toBeLessThanOrEqual(viewport.width);
+      // The card alone: a full-page shot at 390 px is mostly other cards.
+      await page.getByTestId("attempts-card").screenshot({
+        path: path.join(screenshotsDir, `episode-attempt-stack-${viewport.name}-${theme}.png`),
+      });
+    }
+  }
 });

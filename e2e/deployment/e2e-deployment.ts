@@ -89,9 +89,33 @@ const greeting = defineWorkflow({
   ],
 });
 
+/** An actor whose strategy throws: its stack is what the attempt view shows (issue 31). */
+export const LEDGER_ACTOR = "e2e_ledger";
+export const LEDGER_EXPECTATION = "post";
+export const LEDGER_FAILURE = "ledger is locked by another writer";
+
+class LedgerLockedError extends Error {
+  override name = "LedgerLockedError";
+}
+
+/** Named, so its frame can be recognised in the stack the console shows. */
+function postLedgerEntry(): never {
+  throw new LedgerLockedError(LEDGER_FAILURE);
+}
+
+export const ledgerStrategy: Strategy<unknown, null> = {
+  init: () => null,
+  step: () => postLedgerEntry(),
+};
+
+const ledger = defineActor({
+  identifier: LEDGER_ACTOR,
+  expectations: [{ id: LEDGER_EXPECTATION, strategy: ledgerStrategy, trigger: { manual: true } }],
+});
+
 export const deployment = defineDeployment({
-  actors: [...demo.actors, greeter],
-  strategies: { ...demo.strategies, e2e_greet: greetStrategy },
+  actors: [...demo.actors, greeter, ledger],
+  strategies: { ...demo.strategies, e2e_greet: greetStrategy, e2e_ledger: ledgerStrategy },
   workflows: [...demo.workflows.list(), greeting],
   triggers: [
     ...demo.triggers.list(),

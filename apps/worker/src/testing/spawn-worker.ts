@@ -17,8 +17,10 @@ export interface WorkerProcess {
   /** Resolves when it logged that it listens; rejects if it exits first. */
   readonly ready: Promise<{ port: number }>;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** GET /metrics, parsed into `name -> value` (unlabelled series only). */
+  /** GET /metrics, parsed into `name -> value`, summed over a labelled metric's series. */
   metrics(): Promise<Map<string, number>>;
+  /** GET /metrics as the worker serves it. */
+  metricsText(): Promise<string>;
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -80,6 +82,10 @@ export function spawnWorker(options: {
   });
   // A worker that is expected to fail (bad configuration) is never awaited for readiness.
   ready.catch(() => undefined);
+  const metricsText = async (): Promise<string> => {
+    const { port: p } = await ready;
+    return (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+  };
   return {
     identity: options.identity,
     child,
@@ -87,14 +93,15 @@ export function spawnWorker(options: {
     errors,
     ready,
     exited,
+    metricsText,
     async metrics() {
-      const { port: p } = await ready;
-      const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+      const text = await metricsText();
       const values = new Map<string, number>();
       for (const line of text.split("\n")) {
-        const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*) ([0-9.eE+-]+)$/.exec(line);
+        // Episode counters carry actor and expectation labels: a test's total is their sum.
+        const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{[^}]*\})? ([0-9.eE+-]+)$/.exec(line);
         if (match?.[1] !== undefined && match[2] !== undefined)
-          values.set(match[1], Number(match[2]));
+          values.set(match[1], (values.get(match[1]) ?? 0) + Number(match[2]));
       }
       return values;
     },

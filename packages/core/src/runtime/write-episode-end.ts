@@ -94,13 +94,28 @@ export async function writeEpisodeEnd(
   } else {
     const failedMeta = { ...meta, error_class: outcome.errorClass };
     telemetry.emit("cyclium.episode.failed", { count: 1, duration_ms: durationMs }, failedMeta);
-    logger.info({ ...failedMeta, error: outcome.message }, "episode failed");
+    // warn, not info (issue 31): a failure is what an operator greps for, and the stack is what
+    // they need next; it is the one stored with the attempt (clipped the same way).
+    logger.warn({ ...failedMeta, err: failureForLog(outcome) }, "episode failed");
   }
   return {
     kind: outcome.kind,
     episode: final,
     ...(triggerRequestId === undefined ? {} : { requestCompleted: true as const }),
   };
+}
+
+/**
+ * The failure as an Error for pino's `err` serializer (type, message, stack). The runner keeps
+ * class, message and stack rather than the thrown value; a returned failure (`fail(...)`, a
+ * budget) has no stack, and gets none rather than one pointing here.
+ */
+function failureForLog(outcome: Extract<StepLoopOutcome, { kind: "failed" }>): Error {
+  const error = new Error(outcome.message);
+  error.name = outcome.errorClass;
+  if (outcome.stack === undefined) delete error.stack;
+  else error.stack = outcome.stack;
+  return error;
 }
 
 /**

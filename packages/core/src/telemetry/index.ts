@@ -3,6 +3,7 @@ export { metricBaseName, TELEMETRY_EVENTS, type TelemetryEventName } from "./eve
 export { silentLogger, type Logger } from "./logger";
 export {
   createPrometheusExporter,
+  type EpisodeSeries,
   type PrometheusExporter,
   type PrometheusExporterOptions,
 } from "./prometheus-exporter";

@@ -74,9 +74,11 @@ describe("deploy/prometheus/cyclium-alerts.yml", () => {
       "CycliumCircuitBreakerOpen",
       "CycliumClaimRenewFailed",
       "CycliumClaimSteals",
+      "CycliumEpisodesFailing",
       "CycliumNodeNotSeen",
       "CycliumRecoveryOrphanedEpisodes",
       "CycliumRequestsPendingWithoutFullWorker",
+      "CycliumTriggerCircuitBreakerOpen",
     ]);
     const exported = exportedMetricNames();
     const used = metricsIn(rules.replace(/^\s*#.*$/gm, ""));

@@ -44,6 +44,53 @@ describe("createPrometheusExporter", () => {
     expect(await exporter.metrics()).toContain('cyclium_work_claims_busy_total{node="w1"} 2');
   });
 
+  it("labels episode counters and durations by actor and expectation, nothing finer", async () => {
+    const telemetry = new Telemetry();
+    const exporter = createPrometheusExporter({
+      telemetry,
+      defaultLabels: { node: "w1" },
+      expectations: [{ actor: "billing", expectation: "charge" }],
+    });
+    // Declared expectations start at 0, so increase() sees their first failure.
+    expect(await exporter.metrics()).toContain(
+      'cyclium_episode_failed_total{actor="billing",expectation="charge",node="w1"} 0',
+    );
+    const meta = { episode_id: "e1", actor_id: "billing", expectation_id: "charge" };
+    telemetry.emit("cyclium.episode.started", { count: 1 }, meta);
+    telemetry.emit(
+      "cyclium.episode.failed",
+      { count: 1, duration_ms: 20 },
+      {
+        ...meta,
+        error_class: "card_declined",
+      },
+    );
+    telemetry.emit(
+      "cyclium.episode.completed",
+      { count: 1, duration_ms: 5 },
+      {
+        ...meta,
+        actor_id: "mailer",
+        expectation_id: "send",
+      },
+    );
+    const text = await exporter.metrics();
+    expect(text).toContain(
+      'cyclium_episode_started_total{actor="billing",expectation="charge",node="w1"} 1',
+    );
+    expect(text).toContain(
+      'cyclium_episode_failed_total{actor="billing",expectation="charge",node="w1"} 1',
+    );
+    expect(text).toContain(
+      'cyclium_episode_failed_duration_seconds_count{node="w1",actor="billing",expectation="charge"} 1',
+    );
+    expect(text).toContain(
+      'cyclium_episode_completed_total{actor="mailer",expectation="send",node="w1"} 1',
+    );
+    expect(text).not.toContain("e1");
+    expect(text).not.toContain("card_declined");
+  });
+
   it("keeps each breaker's last seen state in a labelled gauge", async () => {
     const telemetry = new Telemetry();
     const exporter = createPrometheusExporter({ telemetry });
@@ -60,5 +107,10 @@ describe("createPrometheusExporter", () => {
     expect(text).toContain(
       'cyclium_circuit_breaker_state{actor_id="other",expectation_id="on_alert"} 2',
     );
+    // A poll trigger's breaker has its own gauge, by trigger name.
+    telemetry.emit("cyclium.circuit_breaker.opened", { count: 1 }, { trigger: "inbox_poll" });
+    const after = await exporter.metrics();
+    expect(after).toContain('cyclium_trigger_circuit_breaker_state{trigger="inbox_poll"} 2');
+    expect(after).not.toContain('actor_id=""');
   });
 });

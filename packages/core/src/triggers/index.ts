@@ -26,6 +26,13 @@ export { IntervalSchedule, MIN_INTERVAL_MS } from "./interval-schedule";
 export { isValidTimezone } from "../actors/validate-schedule";
 export { TriggerRegistry } from "./trigger-registry";
 export {
+  DEFAULT_TRIGGER_BREAKER,
+  readTriggerBreaker,
+  type TriggerBreakerState,
+  type TriggerBreakerStateName,
+  type TTriggerBreaker,
+} from "./trigger-breaker";
+export {
   DEFAULT_POLL_TIMEOUT_MS,
   DEFAULT_TRIGGER_TICK_MS,
   TriggerScheduler,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CycliumError } from "../errors/index";
 import { CronSchedule } from "./cron-schedule";
 import { IntervalSchedule, MIN_INTERVAL_MS } from "./interval-schedule";
+import { ZTriggerBreaker, ZTriggerBreakerOption, type TTriggerBreaker } from "./trigger-breaker";
 
 /**
  * What a cron trigger does with windows that passed while no node ran it (or it was paused):
@@ -93,6 +94,11 @@ const ZPollTriggerInput = z.strictObject({
   allowConcurrent: z.boolean().default(false),
   /** A poll still running after this long is abandoned; unset: the scheduler's (30 s). */
   pollTimeoutMs: z.number().int().min(1).max(2_147_483_647).optional(),
+  /**
+   * Stops polling after consecutive failed firings, with a growing wait before each trial
+   * (trigger-breaker.ts); left out, the defaults; `false`, none.
+   */
+  circuitBreaker: ZTriggerBreakerOption,
 });
 
 export type TCronTriggerInput = z.input<typeof ZCronTriggerInput>;
@@ -132,6 +138,8 @@ export interface PollTriggerDefinition extends TriggerDefinitionBase {
   poll: TriggerPoll;
   pollIntervalMs: number;
   pollTimeoutMs: number | undefined;
+  /** null: switched off (`circuitBreaker: false`). */
+  circuitBreaker: TTriggerBreaker | null;
 }
 
 export type TriggerDefinition =
@@ -171,6 +179,8 @@ export function defineTrigger(
     poll: data.poll,
     pollIntervalMs: data.pollIntervalMs,
     pollTimeoutMs: data.pollTimeoutMs,
+    circuitBreaker:
+      data.circuitBreaker === false ? null : (data.circuitBreaker ?? ZTriggerBreaker.parse({})),
   });
 }
 

@@ -14,6 +14,7 @@ import {
   type TriggerDefinition,
   type TriggerPollResult,
 } from "./trigger-definition";
+import { readTriggerBreaker, TriggerBreakerMonitor } from "./trigger-breaker";
 import type { TriggerRegistry } from "./trigger-registry";
 import type { TriggerRow } from "./trigger-row";
 import { upsertTrigger } from "./upsert-trigger";
@@ -60,6 +61,7 @@ export class TriggerScheduler {
   /** Triggers with a turn running on this node: a slow poll or fan-out is not started twice. */
   readonly #busy = new Set<string>();
   readonly #work = new Set<Promise<void>>();
+  readonly #breakers: TriggerBreakerMonitor;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
 
@@ -67,6 +69,10 @@ export class TriggerScheduler {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#telemetry = options.telemetry ?? defaultTelemetry;
+    this.#breakers = new TriggerBreakerMonitor({
+      telemetry: this.#telemetry,
+      logger: this.#logger,
+    });
   }
 
   /** Stores every registered trigger (their rows are how nodes share state), then ticks. */
@@ -121,7 +127,7 @@ export class TriggerScheduler {
           : planCronTurn(definition, row.next_fire_at, now);
       if (!turn) continue;
       this.#busy.add(row.name);
-      const work = this.#runTurn(definition, row, turn)
+      const work = this.#runTurn(definition, row, turn, now)
         .catch((error: unknown) => {
           this.#logger.error({ err: error, trigger: row.name }, "trigger turn failed");
         })
@@ -152,7 +158,12 @@ export class TriggerScheduler {
     this.#timer.unref();
   }
 
-  async #runTurn(definition: TriggerDefinition, row: TriggerRow, turn: TriggerTurn): Promise<void> {
+  async #runTurn(
+    definition: TriggerDefinition,
+    row: TriggerRow,
+    turn: TriggerTurn,
+    now: Date,
+  ): Promise<void> {
     const won = await claimTriggerTurn(
       { triggerId: row.id, due: turn.due, next: turn.next, fired: turn.fire },
       this.#options.db,
@@ -178,6 +189,7 @@ export class TriggerScheduler {
         }
         return;
       case "poll": {
+        if (!(await this.#breakerAllows(definition, row, now))) return;
         const decision = await this.#poll(definition, row);
         switch (decision.kind) {
           case "skip":
@@ -192,6 +204,26 @@ export class TriggerScheduler {
       default:
         assertNever(definition, "trigger kind");
     }
+  }
+
+  /**
+   * An open breaker skips the turn before the poll runs: a poll whose workflows keep failing
+   * would otherwise fire the same context again every interval. Manual fires are not gated, so
+   * an operator's fire can probe a fix (and its success closes the breaker).
+   */
+  async #breakerAllows(
+    definition: PollTriggerDefinition,
+    row: TriggerRow,
+    now: Date,
+  ): Promise<boolean> {
+    if (definition.circuitBreaker === null) return true;
+    const state = await readTriggerBreaker(
+      { triggerId: row.id, settings: definition.circuitBreaker, now },
+      this.#options.db,
+    );
+    this.#breakers.observe(row.name, state);
+    if (!state.allowsFire) this.#skipped(row.name, "poll", "circuit_open");
+    return state.allowsFire;
   }
 
   async #poll(definition: PollTriggerDefinition, row: TriggerRow): Promise<TriggerPollResult> {

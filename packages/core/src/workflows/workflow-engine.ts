@@ -235,6 +235,20 @@ export class WorkflowEngine {
     if (typeof applied === "string") return null;
     // The compare-and-set let exactly one node apply this transition: that node announces it.
     const { status } = applied.transition;
+    if (status === "failed") {
+      // warn (issue 31): a failed workflow was only an announcement, nothing above info in the
+      // log, so a trigger re-firing a failing workflow went unseen.
+      this.#logger.warn(
+        {
+          workflow: applied.definition.name,
+          instance_id: instanceId,
+          trigger: applied.row.trigger_name,
+          firing_id: applied.row.firing_id,
+          error: applied.transition.errorMessage ?? applied.row.error_message,
+        },
+        "workflow failed",
+      );
+    }
     if (status === "done" || status === "failed") {
       this.#announce(
         status === "done" ? "completed" : "failed",

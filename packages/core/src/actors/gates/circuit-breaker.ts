@@ -129,7 +129,17 @@ export class CircuitBreakerMonitor {
       this.#last = current.state;
       const meta = { actor_id: actorId, expectation_id: expectationId };
       telemetry.emit(TRANSITION_EVENTS[current.state], { count: 1 }, meta);
-      logger.info({ ...meta, state: current.state }, "circuit breaker state changed");
+      // warn (issue 31): an opening breaker means an expectation keeps failing, and its closing
+      // is the sign of recovery an operator waits for.
+      logger.warn(
+        {
+          ...meta,
+          state: current.state,
+          consecutive_failures: current.consecutiveFailures,
+          half_open_at: current.halfOpenAt?.toISOString() ?? null,
+        },
+        "circuit breaker state changed",
+      );
     }
     return current;
   }
