@@ -97,7 +97,17 @@ async function startWorker(options: RunWorkerOptions): Promise<RunningWorker> {
   const telemetry = new Telemetry(logger);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const exporter = createPrometheusExporter({ telemetry, registry });
+  // The deployment's expectations start at 0, so an alert's increase() sees their first failure.
+  const exporter = createPrometheusExporter({
+    telemetry,
+    registry,
+    expectations: deployment.actors.flatMap((actor) =>
+      actor.expectations.map((expectation) => ({
+        actor: actor.identifier,
+        expectation: expectation.id,
+      })),
+    ),
+  });
   // Pending requests and node sightings for the alert rules (deploy/prometheus).
   registerClusterGauges({ db: pool, registry, liveWithinMs: DEFAULT_LIVE_WITHIN_MS, logger });
 
