@@ -90,7 +90,10 @@ export async function revokeApiToken(options: {
 }
 
 /**
- * The token behind a bearer secret, or null (unknown or revoked). last_used_at is refreshed in
+ * The token behind a bearer secret, or null (unknown, revoked, or made by an admin who is now
+ * disabled: a token acts for its creator, so it stops with them, and works again if they are
+ * enabled again; a token whose creator was deleted or made by the CLI has no account to follow).
+ * last_used_at is refreshed in
  * the same statement; a minute's precision is plenty and keeps a busy automation from writing on
  * every call.
  */
@@ -109,6 +112,8 @@ export async function authenticateApiToken(options: {
               WHEN last_used_at IS NULL OR last_used_at < now() - interval '1 minute' THEN now()
               ELSE last_used_at END
       WHERE token_hash = $1 AND revoked_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM cyclium_users u
+                         WHERE u.id = cyclium_api_tokens.created_by AND u.disabled_at IS NOT NULL)
       RETURNING id, name, role, tenants`,
     [hashSecretToken(options.token)],
   );
