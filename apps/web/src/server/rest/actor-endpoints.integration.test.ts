@@ -2,16 +2,21 @@ import { registerNode } from "@cyclium/core/nodes";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@cyclium/core/console-auth";
-import { auditRows } from "../auth/testing/auth-test-kit";
+import { auditRows, seedTestUsers } from "../auth/testing/auth-test-kit";
 import { createActorEndpoints } from "./actor-endpoints";
 import type { TRouteHandler } from "./rest-endpoint";
 
 let database: TestDatabase;
-const tokens: Record<"admin" | "operator" | "viewer", string> = {
+const tokens: Record<"admin" | "operator" | "viewer" | "tenantAdmin" | "usersAdmin", string> = {
   admin: "",
   operator: "",
   viewer: "",
+  /** An admin token limited to tenant `a`. */
+  tenantAdmin: "",
+  /** An admin token made by the seeded admin user (disabled by a test). */
+  usersAdmin: "",
 };
+let adminUserId = "";
 let endpoints: ReturnType<typeof createActorEndpoints>;
 
 beforeAll(async () => {
@@ -20,6 +25,19 @@ beforeAll(async () => {
   for (const role of ["admin", "operator", "viewer"] as const) {
     tokens[role] = (await createApiToken({ db, name: `${role}-ci`, role, createdBy: null })).token;
   }
+  tokens.tenantAdmin = (
+    await createApiToken({
+      db,
+      name: "tenant-a-ci",
+      role: "admin",
+      tenants: ["a"],
+      createdBy: null,
+    })
+  ).token;
+  adminUserId = (await seedTestUsers(db)).admin.id;
+  tokens.usersAdmin = (
+    await createApiToken({ db, name: "users-admin-ci", role: "admin", createdBy: adminUserId })
+  ).token;
   // A live worker that registered the strategy `summarise`.
   await registerNode({
     db,
@@ -158,5 +176,62 @@ describe("REST v1 dynamic actors", () => {
     expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(
       expect.objectContaining({ principal: "token:viewer-ci", outcome: "refused" }),
     );
+  });
+
+  it("refuses a tenant-limited token's writes: they would reach every tenant (403, audited)", async () => {
+    const tenantA = { t: "a" };
+    const created = await call(endpoints.create, "/a/actors", tenantA, "tenantAdmin", {
+      method: "POST",
+      body: { ...definition, identifier: "by_tenant_a" },
+    });
+    expect(created).toMatchObject({ status: 403, body: { code: "tenant_access_denied" } });
+    expect(String(created.body.error)).toContain("every tenant");
+    const patched = await call(
+      endpoints.patch,
+      "/a/actors/reporter",
+      { t: "a", name: "reporter" },
+      "tenantAdmin",
+      { method: "PATCH", body: { maxConcurrentEpisodes: 9 } },
+    );
+    expect(patched.status).toBe(403);
+    const disabled = await call(
+      endpoints.disable,
+      "/a/actors/reporter/disable",
+      { t: "a", name: "reporter" },
+      "tenantAdmin",
+      { method: "POST" },
+    );
+    expect(disabled.status).toBe(403);
+    // Another tenant's path stays refused, as before.
+    const other = await call(endpoints.create, "/default/actors", tenant, "tenantAdmin", {
+      method: "POST",
+      body: { ...definition, identifier: "by_tenant_a" },
+    });
+    expect(other.status).toBe(403);
+    const { rows } = await database.pool.query(
+      "SELECT 1 FROM cyclium_agent_definitions WHERE identifier = 'by_tenant_a'",
+    );
+    expect(rows).toHaveLength(0);
+    expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(
+      expect.objectContaining({ principal: "token:tenant-a-ci", outcome: "refused" }),
+    );
+    // Reading is allowed: the definitions run in its tenant too.
+    const listed = await call(endpoints.list, "/a/actors", tenantA, "tenantAdmin");
+    expect(listed.status).toBe(200);
+  });
+
+  it("stops a token when its creator is disabled, and lets it work again when enabled", async () => {
+    const before = await call(endpoints.list, "/default/actors", tenant, "usersAdmin");
+    expect(before.status).toBe(200);
+    await database.pool.query("UPDATE cyclium_users SET disabled_at = now() WHERE id = $1", [
+      adminUserId,
+    ]);
+    const refused = await call(endpoints.list, "/default/actors", tenant, "usersAdmin");
+    expect(refused.status).toBe(401);
+    await database.pool.query("UPDATE cyclium_users SET disabled_at = NULL WHERE id = $1", [
+      adminUserId,
+    ]);
+    const after = await call(endpoints.list, "/default/actors", tenant, "usersAdmin");
+    expect(after.status).toBe(200);
   });
 });

@@ -2,7 +2,9 @@
 // /disable]]`. Each authorizes (restEndpoint: reads for viewers, writes for admins), calls one
 // core function inside `audited` with the console's action names, and answers the definition.
 // Definitions are shared by every env of the database (the loader reads them all), so `{t}` is
-// checked and echoed as `tenant_id` like the trigger endpoints, but does not scope them.
+// checked and echoed as `tenant_id` like the trigger endpoints, but does not scope them; for the
+// same reason their writes are `clusterWide`: a token limited to some tenants may read them (they
+// run in its tenants too) but not write them, since a write would reach every other tenant.
 import {
   createAgentDefinition,
   getAgentDefinition,
@@ -48,6 +50,7 @@ export function createActorEndpoints(deps: TRestDeps): {
       {
         method: "POST",
         role: "admin",
+        clusterWide: true,
         action: "agentDefinitions.setEnabled",
         params: ZActorParams,
         handle: async (call) => ({
@@ -69,6 +72,7 @@ export function createActorEndpoints(deps: TRestDeps): {
       {
         method,
         role: "admin",
+        clusterWide: true,
         action: "agentDefinitions.update",
         params: ZActorParams,
         handle: async (call: TRestCall<TActorParams>) => {
@@ -111,6 +115,7 @@ export function createActorEndpoints(deps: TRestDeps): {
       {
         method: "POST",
         role: "admin",
+        clusterWide: true,
         action: "agentDefinitions.create",
         params: ZTenantParams,
         handle: async (call) => {
