@@ -59,6 +59,11 @@ export class ActorRegistry {
     return this.#compiled.get(identifier) ?? this.#dynamic.get(identifier);
   }
 
+  /** Whether `identifier` is a compiled actor (one a dynamic actor of that name cannot replace). */
+  isCompiled(identifier: string): boolean {
+    return this.#compiled.has(identifier);
+  }
+
   /** Compiled actors first, then dynamic ones, each sorted by identifier. */
   list(): ActorDefinition[] {
     const byId = (a: ActorDefinition, b: ActorDefinition) =>

@@ -7,6 +7,7 @@ import type {
   UpdateAgentDefinitionResult,
 } from "@cyclium/core/actors";
 import { assertNever, CycliumError } from "@cyclium/core/errors";
+import { findConsoleRuntime } from "../runtime/console-runtime";
 
 export type TAgentDefinitionView = Omit<AgentDefinition, "insertedAt" | "updatedAt"> & {
   insertedAt: string;
@@ -37,5 +38,20 @@ export function writtenDefinition(
       throw new CycliumError("not_found", `No dynamic actor "${result.identifier}".`);
     default:
       return assertNever(result, "agent definition result");
+  }
+}
+
+/**
+ * A dynamic actor named like one of the deployment's actors would be stored and then ignored by
+ * every node (compiled actors win): refused as a conflict naming the clash instead. The console's
+ * node knows the deployment; while it is not running the name cannot be checked here, and a worker
+ * that loads such a definition logs that it ignores it.
+ */
+export function refuseDeploymentActorName(identifier: string): void {
+  if (findConsoleRuntime()?.registry.isCompiled(identifier) === true) {
+    throw new CycliumError(
+      "conflict",
+      `"${identifier}" is an actor of the deployment; a dynamic actor cannot take its name: choose another identifier.`,
+    );
   }
 }

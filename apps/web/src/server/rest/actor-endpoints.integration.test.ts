@@ -1,3 +1,4 @@
+import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
 import { registerNode } from "@cyclium/core/nodes";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,6 +6,7 @@ import { createApiToken } from "@cyclium/core/console-auth";
 import { auditRows, seedTestUsers } from "../auth/testing/auth-test-kit";
 import { createActorEndpoints } from "./actor-endpoints";
 import type { TRouteHandler } from "./rest-endpoint";
+import { setConsoleRuntime, type TConsoleRuntime } from "../runtime/console-runtime";
 
 let database: TestDatabase;
 const tokens: Record<"admin" | "operator" | "viewer" | "tenantAdmin" | "usersAdmin", string> = {
@@ -233,5 +235,35 @@ describe("REST v1 dynamic actors", () => {
     ]);
     const after = await call(endpoints.list, "/default/actors", tenant, "usersAdmin");
     expect(after.status).toBe(200);
+  });
+
+  it("answers 409 naming the clash for a deployment actor's name, and stores nothing", async () => {
+    // The console's node, as it runs the deployment's compiled actor `billing`.
+    const billing = defineActor({
+      identifier: "billing",
+      expectations: [
+        {
+          id: "charge",
+          strategy: { init: () => null, step: () => done() },
+          trigger: { manual: true },
+        },
+      ],
+    });
+    const registry = new ActorRegistry({ strategies: new StrategyRegistry({}), actors: [billing] });
+    setConsoleRuntime({ nodeIdentity: "web-test", registry } as unknown as TConsoleRuntime);
+    try {
+      const clash = await call(endpoints.create, "/default/actors", tenant, "admin", {
+        method: "POST",
+        body: { ...definition, identifier: "billing" },
+      });
+      expect(clash).toMatchObject({ status: 409, body: { code: "conflict" } });
+      expect(String(clash.body.error)).toContain('"billing" is an actor of the deployment');
+      const { rows } = await database.pool.query(
+        "SELECT 1 FROM cyclium_agent_definitions WHERE identifier = 'billing'",
+      );
+      expect(rows).toHaveLength(0);
+    } finally {
+      setConsoleRuntime(null);
+    }
   });
 });

@@ -14,7 +14,11 @@ import {
 } from "@cyclium/core/actors";
 import { CycliumError } from "@cyclium/core/errors";
 import { audited } from "../audit/audited";
-import { agentDefinitionView, writtenDefinition } from "../commands/agent-definition-commands";
+import {
+  agentDefinitionView,
+  refuseDeploymentActorName,
+  writtenDefinition,
+} from "../commands/agent-definition-commands";
 import {
   ZActorBody,
   ZActorParams,
@@ -123,7 +127,10 @@ export function createActorEndpoints(deps: TRestDeps): {
           const actor = await audited(
             auditContext(call),
             auditWhat("agentDefinitions.create", body.identifier, call.params.t),
-            async (tx) => writtenDefinition(await createAgentDefinition(body, tx)),
+            async (tx) => {
+              refuseDeploymentActorName(body.identifier);
+              return writtenDefinition(await createAgentDefinition(body, tx));
+            },
           );
           return restJson({ tenant_id: call.params.t, actor }, 201);
         },

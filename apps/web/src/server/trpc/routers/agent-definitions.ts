@@ -6,7 +6,11 @@ import {
 } from "@cyclium/core/actors";
 import { listRegisteredStrategies } from "@cyclium/core/nodes";
 import { audited } from "../../audit";
-import { agentDefinitionView, writtenDefinition } from "../../commands/agent-definition-commands";
+import {
+  agentDefinitionView,
+  refuseDeploymentActorName,
+  writtenDefinition,
+} from "../../commands/agent-definition-commands";
 import { adminProcedure, createTrpcRouter, viewerProcedure } from "../init";
 import {
   ZCreateAgentDefinitionInput,
@@ -23,13 +27,12 @@ export const agentDefinitionsRouter = createTrpcRouter({
   /** What an expectation may name: the strategies live workers registered. */
   strategies: viewerProcedure.query(({ ctx }) => listRegisteredStrategies({}, ctx.db)),
 
-  create: adminProcedure
-    .input(ZCreateAgentDefinitionInput)
-    .mutation(({ ctx, input }) =>
-      audited(ctx, { action: "agentDefinitions.create", target: input.identifier }, async (tx) =>
-        writtenDefinition(await createAgentDefinition(input, tx)),
-      ),
-    ),
+  create: adminProcedure.input(ZCreateAgentDefinitionInput).mutation(({ ctx, input }) =>
+    audited(ctx, { action: "agentDefinitions.create", target: input.identifier }, async (tx) => {
+      refuseDeploymentActorName(input.identifier);
+      return writtenDefinition(await createAgentDefinition(input, tx));
+    }),
+  ),
 
   update: adminProcedure.input(ZUpdateAgentDefinitionInput).mutation(({ ctx, input }) =>
     audited(
