@@ -1,11 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { insertUser, USER_ROLES, type UserRole } from "@cyclium/core/users";
+import { hostname, userInfo } from "node:os";
+import { insertAuditEntry } from "@cyclium/core/audit";
+import {
+  insertUser,
+  passwordProblem,
+  USER_ROLES,
+  ZUserEmail,
+  type UserRole,
+} from "@cyclium/core/users";
 import pg from "pg";
 import { UsageError } from "./env";
 import { withDatabase } from "./with-database";
-
-/** NIST SP 800-63B: length over composition; the console's own minimum. */
-const MIN_PASSWORD_LENGTH = 12;
 
 export interface UserCreateArgs {
   email: string;
@@ -22,9 +27,12 @@ export async function userCreateCommand(
   args: UserCreateArgs,
   io: { stdin: NodeJS.ReadStream; log: (message: string) => void },
 ): Promise<void> {
-  const email = args.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email))
-    throw new UsageError(`--email: "${args.email}" is not an email address`);
+  const parsedEmail = ZUserEmail.safeParse(args.email);
+  if (!parsedEmail.success) {
+    const why = parsedEmail.error.issues[0]?.message ?? "Enter a valid email address.";
+    throw new UsageError(`--email: "${args.email}" is not accepted: ${why}`);
+  }
+  const email = parsedEmail.data;
   if (!(USER_ROLES as readonly string[]).includes(args.role)) {
     throw new UsageError(`--role: must be one of ${USER_ROLES.join(", ")} (got "${args.role}")`);
   }
@@ -32,11 +40,10 @@ export async function userCreateCommand(
   const piped = io.stdin.isTTY ? "" : await readAll(io.stdin);
   // One trailing newline is how `echo` and most pipes end a line; it is not part of the password.
   const given = piped.replace(/\r?\n$/, "");
-  if (given !== "" && given.length < MIN_PASSWORD_LENGTH) {
-    throw new UsageError(
-      `password: at least ${MIN_PASSWORD_LENGTH} characters (stdin had ${given.length})`,
-    );
-  }
+  // The console's rule (core users/password-policy.ts): length, then strength against common
+  // passwords and the account's own email and name.
+  const problem = given === "" ? null : passwordProblem(given, [email, args.name ?? ""]);
+  if (problem !== null) throw new UsageError(`password (stdin): ${problem}`);
   const password = given === "" ? randomBytes(15).toString("base64url") : given;
   await withDatabase(io.log, async (url) => {
     const pool = new pg.Pool({ connectionString: url, max: 1 });
@@ -45,6 +52,16 @@ export async function userCreateCommand(
       if (result.kind === "conflict") {
         throw new UsageError(`A user with the email ${email} already exists.`);
       }
+      // The CLI's own row in the console's audit log, as the console's user form writes one.
+      await insertAuditEntry(pool, {
+        userId: null,
+        principal: `cli:${userInfo().username}`,
+        action: "admin.users.create",
+        target: email,
+        outcome: "ok",
+        ip: null,
+        detail: { role, via: "cli", host: hostname() },
+      });
       io.log(`Created ${role} ${email} (id ${result.userId}).`);
       if (given === "") io.log(`Password (shown once): ${password}`);
     } finally {

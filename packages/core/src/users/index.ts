@@ -10,4 +10,11 @@ export {
 } from "./insert-user";
 export { createUser, ensureUser, listUsers, setUserDisabled, setUserRole } from "./manage-users";
 export { hashPassword, verifyPassword } from "./password-hash";
+export {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  MIN_PASSWORD_SCORE,
+  passwordProblem,
+  ZUserEmail,
+} from "./password-policy";
 export { isUserRole, parseUserRole, type User } from "./user-row";

@@ -143,4 +143,61 @@ describe("cyclium CLI: migrate and the first admin", () => {
     expect(short.code).toBe(2);
     expect(short.stderr).toContain("at least 12 characters");
   }, 60_000);
+
+  it("applies the console's password and email rules, naming the rule, and audits a creation", async () => {
+    const weak = await cyclium(
+      ["user", "create", "--email", "weak@example.test", "--role", "admin"],
+      "password1234\n",
+    );
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain("password (stdin): Too easy to guess");
+    expect(weak.stderr).toContain("commonly used password");
+    const spaces = await cyclium(
+      ["user", "create", "--email", "weak@example.test", "--role", "admin"],
+      `${" ".repeat(12)}\n`,
+    );
+    expect(spaces.code).toBe(2);
+    expect(spaces.stderr).toContain("Too easy to guess");
+    const email = await cyclium(
+      ["user", "create", "--email", "<script>alert(1)</script>@", "--role", "viewer"],
+      "a long viewer password\n",
+    );
+    expect(email.code).toBe(2);
+    expect(email.stderr).toContain("--email:");
+    expect(email.stderr).toContain("Enter a valid email address.");
+    const { rows: refusedUsers } = await database.pool.query(
+      "SELECT 1 FROM cyclium_users WHERE email IN ('weak@example.test') OR email LIKE '%script%'",
+    );
+    expect(refusedUsers).toHaveLength(0);
+
+    const created = await cyclium(
+      ["user", "create", "--email", "audited@example.test", "--role", "operator"],
+      "a long operator password\n",
+    );
+    expect(created.code).toBe(0);
+    const { rows } = await database.pool.query<{ principal: string; outcome: string }>(
+      `SELECT principal, outcome, detail FROM cyclium_audit_log
+        WHERE action = 'admin.users.create' AND target = 'audited@example.test'`,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        principal: expect.stringMatching(/^cli:/) as unknown,
+        outcome: "ok",
+        detail: expect.objectContaining({ role: "operator", via: "cli" }) as unknown,
+      }),
+    ]);
+  }, 60_000);
+
+  it("refuses a weak password in the console's user form too (the same rule)", async () => {
+    const principal = await signInAs("first.admin@example.test", "a long admin password");
+    const admin = createCaller(testContext(database.pool, principal));
+    await expect(
+      admin.admin.users.create({
+        email: "weak2@example.test",
+        name: "Weak",
+        password: "password1234",
+        role: "viewer",
+      }),
+    ).rejects.toThrow(/Too easy to guess/);
+  }, 60_000);
 });

@@ -1,5 +1,11 @@
 import { createApiToken, listApiTokens, revokeApiToken } from "@cyclium/core/console-auth";
-import { createUser, listUsers, setUserDisabled, setUserRole } from "@cyclium/core/users";
+import {
+  createUser,
+  listUsers,
+  passwordProblem,
+  setUserDisabled,
+  setUserRole,
+} from "@cyclium/core/users";
 import { audited } from "../../audit/audited";
 import { adminProcedure, createTrpcRouter } from "../init";
 import { toWire } from "../to-wire";
@@ -19,7 +25,14 @@ const usersRouter = createTrpcRouter({
     .output(ZUser.array())
     .query(async ({ ctx }) => toWire(await listUsers({ db: ctx.db }))),
   create: adminProcedure
-    .input(ZCreateUserInput)
+    // The form's schema plus core's whole password rule (strength too), as the CLI applies it.
+    .input(
+      ZCreateUserInput.superRefine((input, ctx) => {
+        const problem = passwordProblem(input.password, [input.email, input.name]);
+        if (problem !== null)
+          ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+      }),
+    )
     .output(ZUser)
     .mutation(async ({ ctx, input }) =>
       toWire(
