@@ -11,9 +11,6 @@ const dev = process.argv.includes("--dev");
 const webPort = Number(process.env.PORT ?? 3000);
 const workerPort = Number(process.env.CYCLIUM_WORKER_PORT ?? 3001);
 const say = (message: string) => console.log(`[start] ${message}`);
-// The deployment the console bundles (SPEC section 13), recorded next to its build.
-const deploymentSetting = process.env.CYCLIUM_DEPLOYMENT || "@cyclium/demo";
-const builtDeploymentMarker = path.join(repoRoot, "apps/web/.next/cyclium-deployment");
 
 const database = await resolveDatabase({
   databaseUrl: process.env.DATABASE_URL || undefined,
@@ -47,7 +44,6 @@ try {
   if (!dev && webBuildIsStale()) {
     say("building the console (next build)…");
     await run("pnpm", ["--filter", "@cyclium/web", "build"]);
-    fs.writeFileSync(builtDeploymentMarker, deploymentSetting);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
@@ -138,24 +134,15 @@ async function waitForHttp(url: string, timeoutMs = 120_000) {
 function webBuildIsStale(): boolean {
   const buildId = path.join(repoRoot, "apps/web/.next/BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
-  // Built for another CYCLIUM_DEPLOYMENT: the console would refuse to start its node. A build
-  // this script did not make (no marker) was made for the default unless told otherwise.
-  const marker = fs.existsSync(builtDeploymentMarker)
-    ? fs.readFileSync(builtDeploymentMarker, "utf8")
-    : "@cyclium/demo";
-  if (marker !== deploymentSetting) return true;
   const builtAt = fs.statSync(buildId).mtimeMs;
-  // The console bundles the deployment (SPEC section 13): editing it rebuilds the console too.
+  // The deployment is not bundled (the console imports it as it starts): only the console's own
+  // sources and the packages it bundles make a build stale.
   const roots = [
     "apps/web/src",
     "apps/web/next.config.ts",
     "packages/core/src",
     "packages/db/src",
-    "packages/demo/src",
   ].map((root) => path.join(repoRoot, root));
-  if (deploymentSetting.startsWith(".") || path.isAbsolute(deploymentSetting)) {
-    roots.push(path.dirname(path.resolve(deploymentSetting)));
-  }
   return roots.some((root) => newestMtime(root) > builtAt);
 }
 

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { freePort } from "@cyclium/db/testing";
 import { childProcessEnv } from "./env";
-import { e2eDeploymentPath, logsDir, nextBin, webRoot, workerRoot } from "./paths";
+import { consoleBin, e2eDeploymentPath, logsDir, webRoot, workerRoot } from "./paths";
 
 export interface ManagedProcess {
   name: string;
@@ -115,8 +115,9 @@ function tail(file: string, lines = 40): string {
 }
 
 /**
- * The console as operators run it: the production build under `next start`, started with the
- * CYCLIUM_DEPLOYMENT it was built with (it refuses to start its node for another one).
+ * The console as operators run it: its start command (apps/web/bin/cyclium-console.mjs, `next
+ * start` of the production build) with CYCLIUM_DEPLOYMENT naming the e2e deployment, which the
+ * console imports as it starts.
  */
 export async function startWeb(options: {
   databaseUrl: string;
@@ -128,7 +129,7 @@ export async function startWeb(options: {
   const web = startProcess({
     name: options.name ?? "web",
     command: process.execPath,
-    args: [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"],
+    args: [consoleBin, "--port", String(port), "--hostname", "127.0.0.1"],
     cwd: webRoot,
     env: {
       DATABASE_URL: options.databaseUrl,

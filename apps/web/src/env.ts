@@ -89,9 +89,3 @@ export function getRetentionEnv(): TRetentionEnv {
   }
   return cachedRetention;
 }
-
-/**
- * The deployment `next build` bundled (next.config.ts inlines it): an absolute path or a
- * package name; undefined outside a Next build (tests).
- */
-export const BUILT_DEPLOYMENT: string | undefined = process.env.CYCLIUM_BUILT_DEPLOYMENT;

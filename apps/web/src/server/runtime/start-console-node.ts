@@ -1,4 +1,5 @@
 import { loadWorkClaims } from "@cyclium/core/claims";
+import { loadDeployment } from "@cyclium/core/deployment";
 import { isCycliumError } from "@cyclium/core/errors";
 import type { CycliumNode } from "@cyclium/core/nodes";
 import { pino } from "pino";
@@ -6,7 +7,6 @@ import { getWebEnv } from "../../env";
 import { getPool } from "../db";
 import { getWebTelemetry } from "../metrics/web-metrics";
 import { getNodeInfo } from "../node-info";
-import { builtDeployment } from "./built-deployment";
 import { setConsoleRuntime } from "./console-runtime";
 import { createConsoleNode } from "./create-console-node";
 
@@ -15,7 +15,11 @@ const RETRY_START_MS = 10_000;
 /** Next exits shortly after SIGTERM; the node gets this long to mark itself stopped. */
 const STOP_GRACE_MS = 5_000;
 
-const globalForNode = globalThis as typeof globalThis & { cycliumConsoleNode?: Promise<void> };
+const globalForNode = globalThis as typeof globalThis & {
+  cycliumConsoleNode?: Promise<void>;
+  /** The node once started: what a stop signal stops before the process exits. */
+  cycliumConsoleStarted?: CycliumNode;
+};
 
 /** Starts this process's console node once (instrumentation.ts), retrying until it runs. */
 export function startConsoleNode(): Promise<void> {
@@ -27,6 +31,7 @@ async function startWithRetry(): Promise<void> {
   const env = getWebEnv();
   const info = getNodeInfo();
   const logger = pino({ base: { app: "cyclium-web", node: info.identity } });
+  stopOnSignals(logger);
   if (!env.CYCLIUM_WEB_NODE) {
     logger.info({}, "CYCLIUM_WEB_NODE=false: serving the console without a Cyclium node");
     return;
@@ -48,12 +53,14 @@ async function startWithRetry(): Promise<void> {
         stack: info.stack,
         workClaims,
         leaseSeconds: env.CYCLIUM_WORK_CLAIMS_LEASE_SECONDS,
-        deployment: builtDeployment(env.CYCLIUM_DEPLOYMENT),
+        // Loaded now, not bundled at build time: one console build serves any deployment, and a
+        // team's module anywhere on disk is imported as Node imports it (its own @cyclium/core).
+        deployment: await loadDeployment(env.CYCLIUM_DEPLOYMENT),
         telemetry: getWebTelemetry(),
         logger,
       });
       setConsoleRuntime(runtime);
-      stopOnSignals(node, logger);
+      globalForNode.cycliumConsoleStarted = node;
       logger.info({ actors: node.host.actorIds() }, "console node started (trigger_only)");
       return;
     } catch (error) {
@@ -71,14 +78,27 @@ async function startWithRetry(): Promise<void> {
   }
 }
 
-function stopOnSignals(node: CycliumNode, logger: pino.Logger): void {
+/**
+ * The console's stop: its start command (bin/cyclium-console.mjs) sets NEXT_MANUAL_SIG_HANDLE, so
+ * Next leaves SIGTERM and SIGINT to this handler, which marks the node stopped (bounded, so a stuck
+ * database cannot hold the exit) and then ends the process. Before, Next's own handler exited
+ * first, or (with this handler alone) the server kept serving, and the row stayed `running`.
+ */
+function stopOnSignals(logger: pino.Logger): void {
   const stop = (signal: string) => {
-    logger.info({ signal }, "stopping the console node");
+    const node = globalForNode.cycliumConsoleStarted;
+    logger.info({ signal }, "stopping the console");
     setConsoleRuntime(null);
     void Promise.race([
-      node.stop({ graceMs: STOP_GRACE_MS }),
+      node?.stop({ graceMs: STOP_GRACE_MS }),
       new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS + 2_000)),
-    ]).catch((error: unknown) => logger.error({ err: error }, "console node stop failed"));
+    ])
+      .catch((error: unknown) => logger.error({ err: error }, "console node stop failed"))
+      .finally(() => {
+        logger.info({ signal }, "console stopped");
+        logger.flush();
+        process.exit(0);
+      });
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));

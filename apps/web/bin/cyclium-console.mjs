@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `cyclium-console [next start options]`: the console's production build (`next build` of this
+// app) served by `next start`, for the deployment CYCLIUM_DEPLOYMENT names. One build serves any
+// deployment: the console imports the module when it starts (SPEC section 13), so a team points
+// CYCLIUM_DEPLOYMENT at its own compiled module, anywhere on disk, and runs this from its own
+// directory. A relative path or a package name is resolved from the directory the command was
+// run in (INIT_CWD when run through npm or pnpm scripts), then from this app (the demo); a
+// TypeScript module (this repository's demo and e2e deployments) is loaded through tsx.
+// SIGTERM and SIGINT are passed on; the console marks its node stopped and exits.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const setting = process.env.CYCLIUM_DEPLOYMENT?.trim() || "@cyclium/demo";
+const base = process.env.INIT_CWD || process.cwd();
+const webDir = fileURLToPath(new URL("..", import.meta.url));
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+
+function resolveDeployment(specifier) {
+  const isPath =
+    specifier.startsWith(".") ||
+    path.isAbsolute(specifier) ||
+    fs.existsSync(path.resolve(base, specifier));
+  if (isPath) {
+    const file = path.resolve(base, specifier);
+    if (!fs.existsSync(file)) {
+      console.error(
+        `CYCLIUM_DEPLOYMENT=${specifier}: no such file (${file}); give the path of your compiled deployment module, e.g. $PWD/dist/deployment.js.`,
+      );
+      process.exit(2);
+    }
+    return file;
+  }
+  for (const from of [base, webDir]) {
+    try {
+      return createRequire(path.join(from, "package.json")).resolve(specifier);
+    } catch {
+      // Not resolvable from here (or ESM-only): try the next place, else let the console explain.
+    }
+  }
+  return specifier;
+}
+
+const deployment = resolveDeployment(setting);
+const typescript = /\.[cm]?tsx?$/.test(deployment);
+const args = [
+  ...(typescript ? ["--import", import.meta.resolve("tsx")] : []),
+  nextBin,
+  "start",
+  webDir,
+  ...process.argv.slice(2),
+];
+const child = spawn(process.execPath, args, {
+  cwd: base,
+  stdio: "inherit",
+  // Next's own handler would exit at once on SIGTERM; the console's (start-console-node.ts) marks
+  // its node stopped first, then exits.
+  env: { ...process.env, CYCLIUM_DEPLOYMENT: deployment, NEXT_MANUAL_SIG_HANDLE: "true" },
+});
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on("exit", (code, signal) => {
+  process.exit(code ?? (signal === "SIGTERM" || signal === "SIGINT" ? 0 : 1));
+});
