@@ -41,7 +41,7 @@ export interface ScratchProject {
   dir: string;
   /** Seconds each phase took, for the report. */
   timings: Record<string, number>;
-  /** The production install (before the dev tools): `du -sb node_modules` and packages. */
+  /** The production install (before the dev tools): `du -s node_modules` in bytes, packages. */
   production: { bytes: number; packages: number };
   /** The tarballs `pnpm release:pack` made, in publish order. */
   tarballs: string[];
@@ -136,14 +136,16 @@ export async function createScratchProject(): Promise<ScratchProject> {
   };
 }
 
-/** `du -sb node_modules` (in JavaScript, so no du on PATH is needed) and npm's package count. */
+/** What `du -s node_modules` counts (allocated blocks, in JavaScript so no du on PATH is needed)
+ * and npm's package count. */
 async function measureInstall(dir: string): Promise<{ bytes: number; packages: number }> {
   let bytes = 0;
   const walk = async (at: string): Promise<void> => {
+    bytes += (await fs.lstat(at)).blocks * 512;
     for (const entry of await fs.readdir(at, { withFileTypes: true })) {
       const full = path.join(at, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) bytes += (await fs.stat(full)).size;
+      else bytes += (await fs.lstat(full)).blocks * 512;
     }
   };
   await walk(path.join(dir, "node_modules"));
