@@ -4,11 +4,12 @@ import { defineConfig } from "tsup";
 // tsup (esbuild for the JavaScript, rollup-plugin-dts for the declarations) rather than `tsc -b`:
 // the sources import each other without file extensions (moduleResolution "Bundler"), which tsc
 // would emit unchanged and Node's ESM loader refuses; tsdown would do the same job but needs
-// Node 22. The Prisma client generated into src/generated is compiled in like any source.
+// Node 22. Nothing of Prisma is shipped: the row types are plain interfaces (src/models.ts).
 export default defineConfig({
   entry: {
     index: "src/index.ts",
-    "testing/index": "src/testing/index.ts",
+    // The kit without Prisma Client (a workspace-only benchmark aid, see src/testing/index.ts).
+    "testing/index": "src/testing/kit.ts",
     models: "src/models.ts",
   },
   format: ["esm"],

@@ -4,7 +4,10 @@ import { createClient } from "@cyclium/core";
 import { deployment } from "./deployment.js";
 import { env } from "./env.js";
 
-const client = createClient({ connectionString: env.databaseUrl! }, { deployment });
+const client = createClient(
+  { connectionString: env.databaseUrl! },
+  { deployment, env: env.cycliumEnv },
+);
 const fired = await client.fire({
   actorId: "greeter",
   expectationId: "greet",

@@ -9,10 +9,11 @@ import { startScratchProcess, type ScratchProcess } from "./testing/scratch-proc
 
 const run = promisify(execFile);
 
-// Issue 19's acceptance: the packages as a team gets them. Packed, installed with npm into a
-// project outside the workspace, the getting-started example compiled against the installed
-// declarations, `cyclium migrate` from the installed bin on an empty database, two workers in
-// plain node, a fire through createClient, and no console anywhere.
+// Issues 19 and 31's acceptance: the packages as a team gets them. Packed by `pnpm release:pack`,
+// published to a local registry, installed by name with npm into a project outside the
+// workspace, the getting-started example compiled against the installed declarations,
+// `cyclium migrate` from the installed bin on an empty database, two workers in plain node with
+// docs/deployment.md's environment, a fire through createClient, and no console anywhere.
 let project: ScratchProject;
 let db: TestDatabase;
 let workers: ScratchProcess[] = [];
@@ -37,7 +38,25 @@ afterAll(async () => {
   );
 }, 60_000);
 
-describe("the packages installed from tarballs into a project outside the workspace", () => {
+/** Issue 31: Prisma and TypeScript are not runtime dependencies (was 131 MB, 52 packages). */
+const PRODUCTION_CEILING_BYTES = 30 * 1024 * 1024;
+
+describe("the packages installed by name from a registry into a project outside the workspace", () => {
+  it("install for production without Prisma or TypeScript, under 30 MB", async () => {
+    console.log(
+      `production install: ${(project.production.bytes / 1024 / 1024).toFixed(1)} MB, ` +
+        `${project.production.packages} packages`,
+    );
+    expect(project.production.bytes).toBeLessThanOrEqual(PRODUCTION_CEILING_BYTES);
+    const lock = JSON.parse(
+      await fs.readFile(path.join(project.dir, "package-lock.json"), "utf8"),
+    ) as { packages: Record<string, { dev?: boolean }> };
+    const production = Object.entries(lock.packages)
+      .filter(([key, entry]) => key.startsWith("node_modules/") && !entry.dev)
+      .map(([key]) => key);
+    expect(production.filter((key) => /prisma|\/typescript$/.test(key))).toEqual([]);
+  });
+
   it("ship built JavaScript, declarations and migrations, with no workspace link", async () => {
     const installed = path.join(project.dir, "node_modules/@cyclium");
     for (const name of ["core", "db", "cli"]) {
@@ -54,7 +73,7 @@ describe("the packages installed from tarballs into a project outside the worksp
   });
 
   it("migrates with the installed cyclium bin, runs two workers and fires through a client", async () => {
-    const env = { DATABASE_URL: db.url };
+    const env = { DATABASE_URL: db.url, CYCLIUM_ENV: "prod" };
     const migrated = await run(path.join(project.dir, "node_modules/.bin/cyclium"), ["migrate"], {
       cwd: project.dir,
       env: { ...process.env, ...env },
@@ -62,16 +81,29 @@ describe("the packages installed from tarballs into a project outside the worksp
     const migrations = await fs.readdir(path.join(repoRoot, "prisma/migrations"));
     expect(migrated.stdout).toContain(`Applied ${migrations.length} migration(s).`);
 
-    workers = [1, 2].map(() =>
+    // docs/deployment.md's environment: a stable identity per worker, the env, and no
+    // migrations at start (the installed bin ran them above).
+    const identities = ["worker-a", "worker-b"];
+    workers = identities.map((identity) =>
       startScratchProcess({
         cwd: project.dir,
         args: ["dist/worker.js"],
         // The cron trigger every 2 s, so a few windows pass while the test runs.
-        env: { ...env, PORT: "0", REPORT_CRON: "*/2 * * * * *" },
+        env: {
+          ...env,
+          CYCLIUM_NODE_IDENTITY: identity,
+          CYCLIUM_MIGRATE: "false",
+          PORT: "0",
+          REPORT_CRON: "*/2 * * * * *",
+        },
         readyText: "worker listening",
       }),
     );
     await Promise.all(workers.map((worker) => worker.ready));
+    const nodes = await db.pool.query<{ identity: string; env: string | null }>(
+      `SELECT identity, env FROM cyclium_nodes WHERE status <> 'stopped' ORDER BY identity`,
+    );
+    expect(nodes.rows).toEqual(identities.map((identity) => ({ identity, env: "prod" })));
 
     const fire = startScratchProcess({
       cwd: project.dir,

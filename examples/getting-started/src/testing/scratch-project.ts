@@ -1,13 +1,15 @@
-// A project outside the workspace, built the way a team builds one: the packages packed with
-// `pnpm pack` (each package's prepack builds it first, so nothing stale is reused), installed
-// from the tarballs with npm (no workspace links), the getting-started files copied in and
-// compiled with tsc against the installed type declarations.
+// A project outside the workspace, built the way a team builds one: the packages packed by
+// `pnpm release:pack` (each package's prepack builds it, so nothing stale is reused), published
+// to a throwaway local registry, installed BY NAME with plain npm (`npm install @cyclium/core
+// @cyclium/cli zod`, no workspace links, no tarball paths), the getting-started files copied in
+// and compiled with tsc against the installed type declarations.
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { startLocalRegistry, type LocalRegistry } from "./local-registry";
 
 const run = promisify(execFile);
 
@@ -23,13 +25,27 @@ export const EXAMPLE_FILES = [
   "tsconfig.json",
 ] as const;
 
-/** The library packages a team installs (core needs db; the cli gives `cyclium migrate`). */
-const PACKED = ["db", "core", "cli"] as const;
+/** npm as this node ships it, run by this node: nothing taken from PATH. */
+const NPM_CLI = path.join(path.dirname(process.execPath), "../lib/node_modules/npm/bin/npm-cli.js");
+const BIG = { maxBuffer: 64 * 1024 * 1024 };
+
+/** Runs npm in `cwd` (quiet: no audit, no fund, errors only). */
+export function npm(cwd: string, args: string[]) {
+  return run(process.execPath, [NPM_CLI, ...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd,
+    ...BIG,
+  });
+}
 
 export interface ScratchProject {
   dir: string;
   /** Seconds each phase took, for the report. */
   timings: Record<string, number>;
+  /** The production install (before the dev tools): `du -s node_modules` in bytes, packages. */
+  production: { bytes: number; packages: number };
+  /** The tarballs `pnpm release:pack` made, in publish order. */
+  tarballs: string[];
+  registry: LocalRegistry;
   remove(): Promise<void>;
 }
 
@@ -46,15 +62,7 @@ async function timed<T>(
   }
 }
 
-/** The workspace's pinned pnpm, as CI and the README run it. */
-async function pnpmCommand(): Promise<string[]> {
-  const root = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as {
-    packageManager: string;
-  };
-  return ["npx", "-y", root.packageManager];
-}
-
-/** A version of the workspace catalog (pnpm-workspace.yaml), for the scratch package.json. */
+/** A version of the workspace catalog (pnpm-workspace.yaml), for the dev tools. */
 async function catalogVersion(name: string): Promise<string> {
   const yaml = await fs.readFile(path.join(repoRoot, "pnpm-workspace.yaml"), "utf8");
   const match = new RegExp(`^\\s+"?${name.replace("/", "\\/")}"?:\\s*(\\S+)`, "m").exec(yaml);
@@ -65,55 +73,51 @@ async function catalogVersion(name: string): Promise<string> {
 export async function createScratchProject(): Promise<ScratchProject> {
   const timings: Record<string, number> = {};
   // os.tmpdir(), never under the checkout: no node_modules above it can lend a workspace link.
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cyclium-scratch-"));
-  const tarballs = path.join(dir, "tarballs");
-  await fs.mkdir(tarballs);
-  const [pnpm, ...pnpmArgs] = await pnpmCommand();
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "cyclium-scratch-"));
+  const dir = path.join(root, "team-project");
+  const releaseDir = path.join(root, "release");
+  await fs.mkdir(dir);
 
-  const pack = (name: string) =>
-    run(pnpm, [...pnpmArgs, "pack", "--pack-destination", tarballs], {
-      cwd: path.join(repoRoot, "packages", name),
-      maxBuffer: 16 * 1024 * 1024,
-    });
-  // db first: core's declaration build reads db's freshly built ones.
-  await timed(timings, "pack", async () => {
-    await pack("db");
-    await Promise.all(PACKED.filter((name) => name !== "db").map(pack));
+  const [tarballs, registry] = await Promise.all([
+    timed(timings, "release:pack", async () => {
+      const { stdout } = await run(
+        process.execPath,
+        [path.join(repoRoot, "scripts/release-pack.mjs"), "--out", releaseDir],
+        { cwd: repoRoot, ...BIG },
+      );
+      return stdout.split("\n").filter((line) => line.endsWith(".tgz"));
+    }),
+    timed(timings, "registry start", () => startLocalRegistry(path.join(root, "registry"))),
+  ]);
+  const auth = `--${registry.url.replace(/^http:/, "")}:_authToken=${registry.token}`;
+  await timed(timings, "publish", async () => {
+    // In release order: a dependent's install may resolve its dependency at publish time.
+    for (const tarball of tarballs) {
+      await npm(root, ["publish", tarball, `--registry=${registry.url}`, auth]);
+    }
   });
-  const files = await fs.readdir(tarballs);
-  const tarball = (name: string) => {
-    const file = files.find((f) => f.startsWith(`cyclium-${name}-`) && f.endsWith(".tgz"));
-    if (!file) throw new Error(`pnpm pack made no tarball for @cyclium/${name}: ${files.join()}`);
-    return `file:tarballs/${file}`;
-  };
 
-  const manifest = {
-    name: "scratch-team-project",
-    private: true,
-    type: "module",
-    dependencies: {
-      "@cyclium/cli": tarball("cli"),
-      "@cyclium/core": tarball("core"),
-      "@cyclium/db": tarball("db"),
-      zod: await catalogVersion("zod"),
-    },
-    devDependencies: {
-      "@types/node": await catalogVersion("@types/node"),
-      typescript: await catalogVersion("typescript"),
-    },
-  };
+  // The team's project: an .npmrc pointing at the registry, a module package.json, then the
+  // guide's install by name. Measured before the dev tools join it.
+  await fs.writeFile(path.join(dir, ".npmrc"), `registry=${registry.url}\n`);
+  const manifest = { name: "scratch-team-project", private: true, type: "module" };
   await fs.writeFile(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+  await timed(timings, "npm install", () =>
+    npm(dir, ["install", "@cyclium/core", "@cyclium/cli", "zod"]),
+  );
+  const production = await measureInstall(dir);
+  await timed(timings, "npm install -D", async () =>
+    npm(dir, [
+      "install",
+      "--save-dev",
+      `typescript@${await catalogVersion("typescript")}`,
+      `@types/node@${await catalogVersion("@types/node")}`,
+    ]),
+  );
   for (const file of EXAMPLE_FILES) {
     await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await fs.copyFile(path.join(exampleRoot, file), path.join(dir, file));
   }
-
-  await timed(timings, "npm install", () =>
-    run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd: dir,
-      maxBuffer: 16 * 1024 * 1024,
-    }),
-  );
   await timed(timings, "tsc", () =>
     run(process.execPath, [path.join(dir, "node_modules/typescript/bin/tsc"), "-p", "."], {
       cwd: dir,
@@ -122,6 +126,45 @@ export async function createScratchProject(): Promise<ScratchProject> {
   return {
     dir,
     timings,
-    remove: () => fs.rm(dir, { recursive: true, force: true }),
+    production,
+    tarballs,
+    registry,
+    remove: async () => {
+      await registry.stop();
+      await fs.rm(root, { recursive: true, force: true });
+    },
   };
+}
+
+/** What `du -s node_modules` counts (allocated blocks, in JavaScript so no du on PATH is needed)
+ * and npm's package count. */
+async function measureInstall(dir: string): Promise<{ bytes: number; packages: number }> {
+  let bytes = 0;
+  const walk = async (at: string): Promise<void> => {
+    bytes += (await fs.lstat(at)).blocks * 512;
+    for (const entry of await fs.readdir(at, { withFileTypes: true })) {
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else bytes += (await fs.lstat(full)).blocks * 512;
+    }
+  };
+  await walk(path.join(dir, "node_modules"));
+  const lock = JSON.parse(await fs.readFile(path.join(dir, "package-lock.json"), "utf8")) as {
+    packages: Record<string, unknown>;
+  };
+  // The lockfile's entries under node_modules/: every installed package, nested ones included.
+  const packages = Object.keys(lock.packages).filter((key) => key.startsWith("node_modules/"));
+  return { bytes, packages: packages.length };
+}
+
+/**
+ * THE CONSOLE GOES HERE (the lead wires it in): once `@cyclium/console` is in release-pack's
+ * RELEASED list it is packed and published with the rest; install it by name into `project.dir`
+ * (`npm(project.dir, ["install", "@cyclium/console"])`) and start it from its installed bin with
+ * the workers' DATABASE_URL and CYCLIUM_ENV, e.g. with startScratchProcess.
+ */
+export function installAndStartConsole(project: ScratchProject): Promise<never> {
+  return Promise.reject(
+    new Error(`the console is not wired into the scratch project yet (${project.dir})`),
+  );
 }

@@ -1,12 +1,6 @@
-export {
-  createTestDatabase,
-  type CreateTestDatabaseOptions,
-  type TestDatabase,
-} from "./create-test-database";
-export { prepareTestServer, withDatabase, type TestServer } from "./test-server";
-export { startPrivateTestServer, type PrivateTestServer } from "./private-test-server";
-// A TCP port for a child process to listen on (test servers, the e2e console, pgbouncer).
-export { freePort } from "../embedded/embedded-postgres";
-// Prisma Client is not part of the runtime API: core's statements are SQL on one pg pool (see
-// docs/schema.md for the measurement). It stays here for the benchmark that compares the two.
+// `@cyclium/db/testing` in this workspace: the shipped kit plus Prisma Client, which only the
+// benchmark comparing it with core's SQL uses (docs/schema.md). The package is built from
+// ./kit.ts instead (tsup.config.ts), so an installed @cyclium/db needs no Prisma at all:
+// @prisma/client and the TypeScript it pulls in were 72 MB of a 131 MB production install.
+export * from "./kit";
 export { createPrismaClient, PrismaClient } from "../prisma-client";
