@@ -35,10 +35,6 @@ test("an admin manages users and creates API tokens shown once", async ({ page }
   await page.getByLabel("Role", { exact: true }).selectOption("viewer");
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByTestId("create-user-error")).toContainText("at least 12 characters");
-  // Long enough, but common: the server's rule (the one `cyclium user create` applies) refuses it.
-  await page.getByLabel("Initial password").fill("password1234");
-  await page.getByRole("button", { name: "Add user" }).click();
-  await expect(page.getByTestId("create-user-error")).toContainText("Too easy to guess");
   await page.getByLabel("Initial password").fill("a-long-initial-password");
   await page.getByRole("button", { name: "Add user" }).click();
   // Its own status line (the shell's live announcer is a status region too).
