@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -10,6 +11,7 @@ import { migrate, MigrationError } from "./migrate";
 import { checksumOf, readMigrations } from "./read-migrations";
 
 const execFileAsync = promisify(execFile);
+const MIGRATE_CLI = fileURLToPath(new URL("../cli/migrate.ts", import.meta.url));
 const opened: TestDatabase[] = [];
 
 /** An empty database (cloned from template0, not from the migrated template). */
@@ -78,7 +80,8 @@ describe("migrate", () => {
   it("applies each migration once when 4 processes migrate at the same time", async () => {
     const db = await emptyDatabase();
     const runs = Array.from({ length: 4 }, () =>
-      execFileAsync("pnpm", ["exec", "tsx", "packages/db/src/cli/migrate.ts"], {
+      // This Node with tsx's loader, resolved from here: nothing taken from PATH (no pnpm needed).
+      execFileAsync(process.execPath, ["--import", import.meta.resolve("tsx"), MIGRATE_CLI], {
         cwd: repoRoot,
         env: { ...process.env, DATABASE_URL: db.url },
       }),
