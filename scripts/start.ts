@@ -58,8 +58,16 @@ start("worker", "pnpm", ["--filter", "@cyclium/worker", "start"], {
   CYCLIUM_NODE_IDENTITY: process.env.CYCLIUM_WORKER_IDENTITY ?? "worker-1",
 });
 // `next start` and `next dev` take their port from PORT.
+// The console's start command resolves a relative CYCLIUM_DEPLOYMENT from its own directory
+// (apps/web): a path given to this command is made absolute first.
+const deploymentSetting = process.env.CYCLIUM_DEPLOYMENT?.trim();
+const deploymentEnv =
+  deploymentSetting !== undefined && fs.existsSync(path.resolve(deploymentSetting))
+    ? { CYCLIUM_DEPLOYMENT: path.resolve(deploymentSetting) }
+    : {};
 start("web", "pnpm", ["--filter", "@cyclium/web", dev ? "dev" : "start"], {
   ...shared,
+  ...deploymentEnv,
   PORT: String(webPort),
   CYCLIUM_MODE: "trigger_only",
 });

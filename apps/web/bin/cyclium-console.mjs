@@ -3,8 +3,8 @@
 // app) served by `next start`, for the deployment CYCLIUM_DEPLOYMENT names. One build serves any
 // deployment: the console imports the module when it starts (SPEC section 13), so a team points
 // CYCLIUM_DEPLOYMENT at its own compiled module, anywhere on disk, and runs this from its own
-// directory. A relative path or a package name is resolved from the directory the command was
-// run in (INIT_CWD when run through npm or pnpm scripts), then from this app (the demo); a
+// directory. A relative path or a package name is resolved from the directory the command runs
+// in (an npm script's is its package's), then from this app (the demo); a
 // TypeScript module (this repository's demo and e2e deployments) is loaded through tsx.
 // SIGTERM and SIGINT are passed on; the console marks its node stopped and exits.
 import { spawn } from "node:child_process";
@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const setting = process.env.CYCLIUM_DEPLOYMENT?.trim() || "@cyclium/demo";
-const base = process.env.INIT_CWD || process.cwd();
+const base = process.cwd();
 const webDir = fileURLToPath(new URL("..", import.meta.url));
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 

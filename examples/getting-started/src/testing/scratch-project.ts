@@ -156,15 +156,3 @@ async function measureInstall(dir: string): Promise<{ bytes: number; packages: n
   const packages = Object.keys(lock.packages).filter((key) => key.startsWith("node_modules/"));
   return { bytes, packages: packages.length };
 }
-
-/**
- * THE CONSOLE GOES HERE (the lead wires it in): once `@cyclium/console` is in release-pack's
- * RELEASED list it is packed and published with the rest; install it by name into `project.dir`
- * (`npm(project.dir, ["install", "@cyclium/console"])`) and start it from its installed bin with
- * the workers' DATABASE_URL and CYCLIUM_ENV, e.g. with startScratchProcess.
- */
-export function installAndStartConsole(project: ScratchProject): Promise<never> {
-  return Promise.reject(
-    new Error(`the console is not wired into the scratch project yet (${project.dir})`),
-  );
-}

@@ -85,7 +85,12 @@ async function startWithRetry(): Promise<void> {
  * first, or (with this handler alone) the server kept serving, and the row stayed `running`.
  */
 function stopOnSignals(logger: pino.Logger): void {
+  let stopping = false;
   const stop = (signal: string) => {
+    // A second signal (the start command passes its own on, a group kill sends one to each) must
+    // not fall through to Node's default exit while the node is marking itself stopped.
+    if (stopping) return;
+    stopping = true;
     const node = globalForNode.cycliumConsoleStarted;
     logger.info({ signal }, "stopping the console");
     setConsoleRuntime(null);
@@ -100,6 +105,6 @@ function stopOnSignals(logger: pino.Logger): void {
         process.exit(0);
       });
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
 }
