@@ -5,8 +5,9 @@ import {
 } from "../examples/getting-started/src/testing/scratch-project";
 import { expect, submitSignInForm, test } from "./support/fixtures";
 import { consoleBin, screenshotsDir } from "./support/paths";
-import { startProcess, waitForHttp, type ManagedProcess } from "./support/processes";
+import { signalGroup, startProcess, waitForHttp, type ManagedProcess } from "./support/processes";
 import { e2eDatabaseUrl } from "./support/env";
+import { createApiToken } from "@cyclium/core/console-auth";
 import { freePort } from "@cyclium/db/testing";
 
 // Issue 31's first day, end to end: the packages installed by name from a local registry into
@@ -98,12 +99,66 @@ test("a team's console on its own deployment, from its own directory", async ({ 
     },
   ]);
   await page.screenshot({ path: path.join(screenshotsDir, "team-console-completed.png") });
+  // Off the console before it is killed: its live stream's loss is not a page error.
+  await page.goto("about:blank");
 
-  // SIGTERM: the console's start command stops the server and marks its node stopped.
-  await teamConsole.stop();
+  // The team's workflow, started by the console (its REST fire runs the console's engine), then
+  // the console killed outright: the workers alone take the workflow to its end.
+  const { token } = await createApiToken({
+    db,
+    name: "team-ci",
+    role: "operator",
+    tenants: [TEAM_ENV],
+    createdBy: null,
+  });
+  const fired = await fetch(
+    `${baseUrl}/api/v1/tenants/${TEAM_ENV}/triggers/daily_report_schedule/fire`,
+    {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ context: { reason: "first day" } }),
+    },
+  );
+  expect(fired.status).toBe(200);
+  signalGroup(teamConsole.pid, "SIGKILL");
+  await expect
+    .poll(
+      async () =>
+        (
+          await db.query<{ status: string }>(
+            `SELECT status FROM cyclium_workflow_instances
+              WHERE workflow_name = 'daily_report' AND source_env = $1`,
+            [TEAM_ENV],
+          )
+        ).rows.map((row) => row.status),
+      { timeout: 60_000 },
+    )
+    .toEqual(["done"]);
+
+  // A console started again, then stopped with SIGTERM through its start command: the server
+  // ends and its node is marked stopped.
+  const again = startProcess({
+    name: "team-console-2",
+    command: process.execPath,
+    args: [consoleBin, "--port", String(port), "--hostname", "127.0.0.1"],
+    cwd: dir,
+    env: {
+      ...shared,
+      CYCLIUM_DEPLOYMENT: "./dist/deployment.js",
+      CYCLIUM_NODE_IDENTITY: "team-web",
+    },
+  });
+  processes.push(again);
+  await waitForHttp(`${baseUrl}/api/health`, again);
+  await expect
+    .poll(
+      async () =>
+        (await db.query(`SELECT 1 FROM cyclium_nodes WHERE identity = 'team-web'`)).rowCount,
+    )
+    .toBe(1);
+  await again.stop();
   const { rows: stopped } = await db.query<{ status: string }>(
-    `SELECT status FROM cyclium_nodes WHERE env = $1 AND kind = 'web'`,
-    [TEAM_ENV],
+    `SELECT status FROM cyclium_nodes WHERE identity = 'team-web'`,
   );
   expect(stopped.map((row) => row.status)).toEqual(["stopped"]);
 });

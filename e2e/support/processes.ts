@@ -22,7 +22,7 @@ process.once("exit", () => {
   for (const pid of running.keys()) signalGroup(pid, "SIGKILL");
 });
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
