@@ -60,6 +60,27 @@ async function fireResumable(
   return ids;
 }
 
+/**
+ * Keeps `identity` from running `actorId` (a mode override, as an operator sets one) until
+ * released: the second worker boots beside the first before the episodes are fired, so the
+ * SIGTERM is not held up by a boot that, on a loaded machine, outlasted the episodes themselves.
+ */
+async function holdBack(identity: string, actorId: string): Promise<void> {
+  await db.pool.query(
+    `INSERT INTO cyclium_mode_overrides (target_node, actor_id, mode, set_by)
+     VALUES ($1, $2, 'trigger_only', 'test')`,
+    [identity, actorId],
+  );
+}
+
+async function release(identity: string, actorId: string): Promise<void> {
+  await db.pool.query(
+    "DELETE FROM cyclium_mode_overrides WHERE target_node = $1 AND actor_id = $2",
+    [identity, actorId],
+  );
+  await db.pool.query("SELECT pg_notify('cyclium_modes', $1)", [identity]);
+}
+
 async function journal(id: string): Promise<{ step_no: number; node: string }[]> {
   const { rows } = await db.pool.query<{ step_no: number; node: string }>(
     "SELECT step_no, node FROM cyclium_episode_steps WHERE episode_id = $1 ORDER BY step_no, attempt",
@@ -70,8 +91,10 @@ async function journal(id: string): Promise<{ step_no: number; node: string }[]>
 
 describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
   it("hands them back so another worker resumes each from its checkpoint, every step once", async () => {
+    await holdBack("deploy-b", "resumable");
     const a = start("deploy-a");
-    await a.ready;
+    const b = start("deploy-b");
+    await Promise.all([a.ready, b.ready]);
     const ids = await fireResumable(3);
     // Each is a few steps in on the worker about to be stopped.
     await vi.waitFor(
@@ -80,8 +103,7 @@ describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
       },
       { timeout: 20_000, interval: 50 },
     );
-    const b = start("deploy-b");
-    await b.ready;
+    await release("deploy-b", "resumable");
 
     const signalledAt = Date.now();
     expect(await a.stop("SIGTERM")).toEqual({ code: 0, signal: null });
@@ -153,16 +175,17 @@ describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
   }, 90_000);
 
   it("hands back an episode whose step outlasts the grace period; its aborted step runs again once", async () => {
+    await holdBack("grace-b", "resumable");
     const a = start("grace-a", 500);
-    await a.ready;
+    const b = start("grace-b");
+    await Promise.all([a.ready, b.ready]);
     const [id] = await fireResumable(1, { steps: 3, stepMs: 2_000 });
     if (id === undefined) throw new Error("not fired");
     await vi.waitFor(async () => expect((await journal(id)).length).toBe(1), {
       timeout: 20_000,
       interval: 50,
     });
-    const b = start("grace-b");
-    await b.ready;
+    await release("grace-b", "resumable");
     const signalledAt = Date.now();
     expect(await a.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     await vi.waitFor(
@@ -194,16 +217,17 @@ describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
   }, 90_000);
 
   it("hands back a fail-policy episode whose checkpoint covers every finished step", async () => {
+    await holdBack("fail-b", "resumable_fail");
     const a = start("fail-a");
-    await a.ready;
+    const b = start("fail-b");
+    await Promise.all([a.ready, b.ready]);
     const [id] = await fireResumable(1, { steps: 6, stepMs: 300 }, "resumable_fail");
     if (id === undefined) throw new Error("not fired");
     await vi.waitFor(async () => expect((await journal(id)).length).toBeGreaterThanOrEqual(2), {
       timeout: 20_000,
       interval: 50,
     });
-    const b = start("fail-b");
-    await b.ready;
+    await release("fail-b", "resumable_fail");
     expect(await a.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     await vi.waitFor(
       async () => {
