@@ -29,10 +29,22 @@ export const EXAMPLE_FILES = [
 const NPM_CLI = path.join(path.dirname(process.execPath), "../lib/node_modules/npm/bin/npm-cli.js");
 const BIG = { maxBuffer: 64 * 1024 * 1024 };
 
+/**
+ * The environment npm runs with: this one without the `npm_config_*` settings a surrounding
+ * `pnpm test:all` exports (its registry among them, which would beat the project's .npmrc and
+ * send the install by name to the public registry, where @cyclium is not published).
+ */
+function npmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_config_")),
+  );
+}
+
 /** Runs npm in `cwd` (quiet: no audit, no fund, errors only). */
 export function npm(cwd: string, args: string[]) {
   return run(process.execPath, [NPM_CLI, ...args, "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd,
+    env: npmEnv(),
     ...BIG,
   });
 }
