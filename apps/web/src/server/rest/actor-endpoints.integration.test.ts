@@ -46,10 +46,14 @@ beforeAll(async () => {
   tokens.usersAdmin = (
     await createApiToken({ db, name: "users-admin-ci", role: "admin", createdBy: adminUserId })
   ).token;
-  // A live worker that registered the strategy `summarise`.
+  // Live workers that registered the strategy `summarise`, of the unset env and of tenant `a`.
   await registerNode({
     db,
     node: { identity: "w1", kind: "worker", mode: "full", strategies: ["summarise"] },
+  });
+  await registerNode({
+    db,
+    node: { identity: "w-a", kind: "worker", mode: "full", env: "a", strategies: ["summarise"] },
   });
   endpoints = createActorEndpoints({ getDb: () => db });
 });
@@ -282,6 +286,15 @@ describe("REST v1 dynamic actors", () => {
     expect(rows).toEqual([{ env: null, max: 2 }]);
     expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(
       expect.objectContaining({ principal: "token:tenant-a-ci", outcome: "refused" }),
+    );
+    // A strategy counts only if a worker of the actor's own env registered it: env b has none.
+    const noWorker = await call(endpoints.create, "/b/actors", { t: "b" }, "admin", {
+      method: "POST",
+      body: { ...definition, identifier: "in_b" },
+    });
+    expect(noWorker.status).toBe(400);
+    expect(String(noWorker.body.error)).toContain(
+      '"summarise" is not registered by any live worker of env "b"',
     );
     // The unset env's own list does not show tenant a's actor.
     const listedDefault = await call(endpoints.list, "/default/actors", tenant, "admin");

@@ -27,6 +27,13 @@ beforeAll(async () => {
     db: db.pool,
     node: { identity: "web1", kind: "web", mode: "trigger_only", strategies: ["console_only"] },
   });
+  // Envs a and b each have a worker; a dynamic actor's strategies are checked against its env's.
+  for (const env of ["a", "b"]) {
+    await registerNode({
+      db: db.pool,
+      node: { identity: `w-${env}`, kind: "worker", mode: "full", env, strategies: ["summarise"] },
+    });
+  }
 });
 afterAll(async () => {
   await db.drop();

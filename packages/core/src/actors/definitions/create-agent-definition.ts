@@ -36,7 +36,10 @@ export async function createAgentDefinition(
     stacks: fields.stacks,
     expectations: fields.expectations,
   };
-  await validateAgentDefinition({ definition: stored, checkStrategies: true }, db);
+  await validateAgentDefinition(
+    { definition: stored, env: options.env, checkStrategies: true },
+    db,
+  );
   const { rows } = await db.query<AgentDefinitionRecord>(
     `INSERT INTO cyclium_agent_definitions
        (identifier, env, enabled, max_concurrent_episodes, stacks, expectations)

@@ -54,7 +54,11 @@ export async function updateAgentDefinition(
   const enabled = changes.enabled ?? current.enabled;
   const enabling = enabled && !current.enabled;
   await validateAgentDefinition(
-    { definition: merged, checkStrategies: changes.expectations !== undefined || enabling },
+    {
+      definition: merged,
+      env,
+      checkStrategies: changes.expectations !== undefined || enabling,
+    },
     db,
   );
   // The row read above, by id: its env and identifier are already checked.

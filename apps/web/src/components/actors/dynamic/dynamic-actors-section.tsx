@@ -37,7 +37,7 @@ export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
     refetchInterval: useRefetchInterval(15_000),
   });
   const strategies = useQuery({
-    ...trpc.agentDefinitions.strategies.queryOptions(),
+    ...trpc.agentDefinitions.strategies.queryOptions({ env }),
     enabled: canAdmin,
     refetchInterval: useRefetchInterval(15_000),
   });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@cyclium/core/client";
+import { registerNode } from "@cyclium/core/nodes";
 import { PIPELINE_DEPLOYMENT_PATH } from "@cyclium/core/worker/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -138,7 +139,21 @@ describe("a dynamic actor created in the console", () => {
 
   it("belongs to the env it was created in: another env's worker does not run it", async () => {
     const expectations = [{ id: "run", strategy: "steps", trigger: { manual: true } }];
-    // The worker runs the unset env; `staging` is another world on the same database.
+    // The worker runs the unset env; `staging` is another world on the same database, with a
+    // worker of its own (registered here: only its heartbeat row is needed to store the actor).
+    await registerNode({
+      db: db.pool,
+      node: {
+        identity: "staging-worker",
+        kind: "worker",
+        mode: "full",
+        env: "staging",
+        strategies: ["steps"],
+      },
+    });
+    expect(await admin.agentDefinitions.strategies({ env: "staging" })).toEqual([
+      { name: "steps", nodes: ["staging-worker"] },
+    ]);
     const staged = await admin.agentDefinitions.create({
       env: "staging",
       identifier: "staged_report",

@@ -33,8 +33,12 @@ export const agentDefinitionsRouter = createTrpcRouter({
       ),
     ),
 
-  /** What an expectation may name: the strategies live workers registered. */
-  strategies: viewerProcedure.query(({ ctx }) => listRegisteredStrategies({}, ctx.db)),
+  /** What an expectation may name: the strategies the env's live workers registered. */
+  strategies: viewerProcedure
+    .input(ZListAgentDefinitionsInput)
+    .query(({ ctx, input }) =>
+      listRegisteredStrategies({ env: resolveEnv(ctx.node.env, input?.env) }, ctx.db),
+    ),
 
   create: adminProcedure.input(ZCreateAgentDefinitionInput).mutation(({ ctx, input }) => {
     const { env: envInput, ...definition } = input;
