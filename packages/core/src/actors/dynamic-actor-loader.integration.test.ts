@@ -38,7 +38,7 @@ async function start(intervalMs = 60_000) {
   const registry = new ActorRegistry({ actors: [compiled], strategies });
   const changes: ActorRegistryChange[] = [];
   registry.onChange((change) => changes.push(change));
-  const loader = await DynamicActorLoader.start({ db: db.pool, registry, intervalMs });
+  const loader = await DynamicActorLoader.start({ db: db.pool, registry, env: null, intervalMs });
   loaders.push(loader);
   return { registry, loader, changes };
 }

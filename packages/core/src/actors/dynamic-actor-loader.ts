@@ -10,6 +10,8 @@ import { loadAgentDefinitions, type AgentDefinitionRow } from "./load-agent-defi
 export interface DynamicActorLoaderOptions {
   db: Queryable;
   registry: ActorRegistry;
+  /** The node's env: it runs that env's dynamic actors only (null: the unset env's). */
+  env: string | null;
   /**
    * How often the table is re-read. The table holds tens of rows, so a full read every 2 s costs
    * one sub-millisecond query and bounds how long an edit takes to start or stop an actor.
@@ -24,13 +26,15 @@ export interface DynamicActorLoaderOptions {
 }
 
 /**
- * Keeps the registry's dynamic actors in line with cyclium_agent_definitions, so adding,
+ * Keeps the registry's dynamic actors in line with its env's rows of cyclium_agent_definitions,
+ * so adding,
  * editing, disabling or deleting a row starts, restarts or stops the actor without a restart.
  * A row that does not validate is logged and skipped; the other actors keep running.
  */
 export class DynamicActorLoader {
   readonly #db: Queryable;
   readonly #registry: ActorRegistry;
+  readonly #env: string | null;
   readonly #intervalMs: number;
   readonly #logger: Logger;
   /** Per identifier: the row's fingerprint and what it parsed to, so unchanged rows keep identity. */
@@ -44,6 +48,7 @@ export class DynamicActorLoader {
   private constructor(options: DynamicActorLoaderOptions) {
     this.#db = options.db;
     this.#registry = options.registry;
+    this.#env = options.env;
     this.#intervalMs = options.intervalMs ?? 2_000;
     this.#logger = options.logger ?? silentLogger;
   }
@@ -93,7 +98,7 @@ export class DynamicActorLoader {
   }
 
   async #reloadOnce(): Promise<void> {
-    const rows = await loadAgentDefinitions({}, this.#db);
+    const rows = await loadAgentDefinitions({ env: this.#env }, this.#db);
     if (this.#stopped) return;
     const known = new Map<string, { fingerprint: string; definition: ActorDefinition | null }>();
     for (const row of rows) {

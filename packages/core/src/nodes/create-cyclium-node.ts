@@ -169,6 +169,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
       loader = await DynamicActorLoader.start({
         db,
         registry,
+        env,
         bus,
         logger,
         ...(intervalMs === undefined ? {} : { intervalMs }),

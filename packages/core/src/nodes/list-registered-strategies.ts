@@ -4,6 +4,11 @@ import { DEFAULT_LIVE_WITHIN_MS } from "./list-nodes";
 export interface ListRegisteredStrategiesOptions {
   /** A worker counts while its last heartbeat is within this window of the database's now(). */
   liveWithinMs?: number;
+  /**
+   * Only the workers of this env (null: the unset env's), the ones that would run a dynamic
+   * actor of that env; left out, every env's.
+   */
+  env?: string | null | undefined;
 }
 
 export interface RegisteredStrategy {
@@ -25,9 +30,14 @@ export async function listRegisteredStrategies(
        FROM cyclium_nodes n CROSS JOIN LATERAL unnest(n.strategies) AS s(name)
       WHERE n.kind = 'worker' AND n.status = 'running'
         AND n.last_seen_at > now() - make_interval(secs => $1::double precision / 1000)
+        AND ($2::boolean OR n.env IS NOT DISTINCT FROM $3::varchar)
       GROUP BY s.name
       ORDER BY s.name`,
-    [options.liveWithinMs ?? DEFAULT_LIVE_WITHIN_MS],
+    [
+      options.liveWithinMs ?? DEFAULT_LIVE_WITHIN_MS,
+      options.env === undefined,
+      options.env ?? null,
+    ],
   );
   return rows;
 }

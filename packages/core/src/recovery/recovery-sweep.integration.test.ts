@@ -154,6 +154,17 @@ describe("recovery sweep", () => {
     await seedStaleEpisodes({ count: 2, actorId: "dyn" }, db.pool);
     const second = await sweepOrphanedEpisodes(config(), { resolvePolicy: () => "fail" });
     expect(second).toMatchObject({ restarted: 0, failed: 2 });
+
+    // A dynamic actor belongs to one env: another env's row of that name gives no policy, so the
+    // unset env's orphan fails as an unknown actor's rather than restarting into no node.
+    await db.pool.query("TRUNCATE cyclium_episodes CASCADE");
+    await db.pool.query(
+      `UPDATE cyclium_agent_definitions SET env = 'other', expectations =
+         '[{"id":"check_resource_limits","strategy":"s","trigger":{"manual":true},
+            "recoveryPolicy":"restart"}]'`,
+    );
+    await seedStaleEpisodes({ count: 1, actorId: "dyn" }, db.pool);
+    expect(await sweepOrphanedEpisodes(config())).toMatchObject({ restarted: 0, failed: 1 });
   });
 
   it("without a queue behind the sweep, a restarted episode becomes a recovered trigger request", async () => {

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/index";
 import type { OrphanFailReason } from "./fail-orphaned-episodes";
-import { loadAgentDefinitions } from "../actors/load-agent-definitions";
+import { loadAgentDefinitions, type AgentDefinitionRow } from "../actors/load-agent-definitions";
 import { policyFromDefinition } from "./policy-from-definition";
 import {
   type OrphanedEpisode,
@@ -45,15 +45,18 @@ export async function resolveRecoveryPolicies(
   }
   if (unresolved.length === 0) return decisions;
 
-  const actorIds = [...new Set(unresolved.map((episode) => episode.actorId))];
-  const definitions = new Map(
-    (await loadAgentDefinitions({ identifiers: actorIds }, options.db)).map((row) => [
-      row.identifier,
-      row,
-    ]),
-  );
+  // A dynamic actor belongs to one env: an orphan's is looked up in the orphan's env. A sweep is
+  // env-scoped, so this is one query in practice.
+  const definitions = new Map<string, AgentDefinitionRow>();
+  for (const env of new Set(unresolved.map((episode) => episode.sourceEnv))) {
+    const inEnv = unresolved.filter((episode) => episode.sourceEnv === env);
+    const identifiers = [...new Set(inEnv.map((episode) => episode.actorId))];
+    for (const row of await loadAgentDefinitions({ env, identifiers }, options.db)) {
+      definitions.set(definitionKey(env, row.identifier), row);
+    }
+  }
   for (const episode of unresolved) {
-    const definition = definitions.get(episode.actorId);
+    const definition = definitions.get(definitionKey(episode.sourceEnv, episode.actorId));
     const policy =
       definition === undefined
         ? undefined
@@ -65,6 +68,8 @@ export async function resolveRecoveryPolicies(
   }
   return decisions;
 }
+
+const definitionKey = (env: string | null, identifier: string) => JSON.stringify([env, identifier]);
 
 function fromPolicy(policy: RecoveryPolicy): RecoveryDecision {
   return policy === "restart" ? { policy } : { policy, reason: "policy" };

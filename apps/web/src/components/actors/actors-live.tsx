@@ -22,7 +22,7 @@ export function ActorsLive({
   const trpc = useTRPC();
   const env = useEnvInput();
   const actors = useQuery({
-    ...trpc.actors.list.queryOptions(),
+    ...trpc.actors.list.queryOptions({ env }),
     refetchInterval: useRefetchInterval(15_000),
   });
   const cluster = useQuery({

@@ -1,4 +1,10 @@
-import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
+import {
+  ActorRegistry,
+  defineActor,
+  done,
+  loadAgentDefinitions,
+  StrategyRegistry,
+} from "@cyclium/core/actors";
 import { registerNode } from "@cyclium/core/nodes";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,10 +46,14 @@ beforeAll(async () => {
   tokens.usersAdmin = (
     await createApiToken({ db, name: "users-admin-ci", role: "admin", createdBy: adminUserId })
   ).token;
-  // A live worker that registered the strategy `summarise`.
+  // Live workers that registered the strategy `summarise`, of the unset env and of tenant `a`.
   await registerNode({
     db,
     node: { identity: "w1", kind: "worker", mode: "full", strategies: ["summarise"] },
+  });
+  await registerNode({
+    db,
+    node: { identity: "w-a", kind: "worker", mode: "full", env: "a", strategies: ["summarise"] },
   });
   endpoints = createActorEndpoints({ getDb: () => db });
 });
@@ -180,46 +190,117 @@ describe("REST v1 dynamic actors", () => {
     );
   });
 
-  it("refuses a tenant-limited token's writes: they would reach every tenant (403, audited)", async () => {
+  it("keeps a tenant-limited token to its own tenant's actors, which run there only", async () => {
     const tenantA = { t: "a" };
     const created = await call(endpoints.create, "/a/actors", tenantA, "tenantAdmin", {
       method: "POST",
       body: { ...definition, identifier: "by_tenant_a" },
     });
-    expect(created).toMatchObject({ status: 403, body: { code: "tenant_access_denied" } });
-    expect(String(created.body.error)).toContain("every tenant");
-    const patched = await call(
-      endpoints.patch,
-      "/a/actors/reporter",
-      { t: "a", name: "reporter" },
-      "tenantAdmin",
-      { method: "PATCH", body: { maxConcurrentEpisodes: 9 } },
-    );
-    expect(patched.status).toBe(403);
+    expect(created).toMatchObject({
+      status: 201,
+      body: { tenant_id: "a", actor: { identifier: "by_tenant_a", env: "a" } },
+    });
+    // Only tenant a's nodes load it: not the unset env's (`public`/`default`), nor another's.
+    expect(
+      (await loadAgentDefinitions({ env: "a" }, database.pool)).map((r) => r.identifier),
+    ).toEqual(["by_tenant_a"]);
+    for (const env of [null, "b"]) {
+      expect(
+        (await loadAgentDefinitions({ env }, database.pool)).map((r) => r.identifier),
+      ).not.toContain("by_tenant_a");
+    }
+    // Tenant a's own: listed, read, changed and disabled by its token.
+    const listedA = await call(endpoints.list, "/a/actors", tenantA, "tenantAdmin");
+    expect(listedA.body).toMatchObject({ tenant_id: "a", total: 1 });
+    const ownA = { t: "a", name: "by_tenant_a" };
+    const patched = await call(endpoints.patch, "/a/actors/by_tenant_a", ownA, "tenantAdmin", {
+      method: "PATCH",
+      body: { maxConcurrentEpisodes: 2 },
+    });
+    expect(patched).toMatchObject({ status: 200, body: { actor: { maxConcurrentEpisodes: 2 } } });
     const disabled = await call(
       endpoints.disable,
-      "/a/actors/reporter/disable",
-      { t: "a", name: "reporter" },
+      "/a/actors/by_tenant_a/disable",
+      ownA,
       "tenantAdmin",
-      { method: "POST" },
+      {
+        method: "POST",
+      },
     );
-    expect(disabled.status).toBe(403);
-    // Another tenant's path stays refused, as before.
-    const other = await call(endpoints.create, "/default/actors", tenant, "tenantAdmin", {
-      method: "POST",
-      body: { ...definition, identifier: "by_tenant_a" },
+    expect(disabled).toMatchObject({ status: 200, body: { actor: { enabled: false } } });
+
+    // Another tenant's actors: not created, changed, enabled or seen (403, audited).
+    for (const t of ["default", "public", "b"]) {
+      const other = await call(endpoints.create, `/${t}/actors`, { t }, "tenantAdmin", {
+        method: "POST",
+        body: { ...definition, identifier: "by_tenant_a_elsewhere" },
+      });
+      expect(other).toMatchObject({ status: 403, body: { code: "tenant_access_denied" } });
+    }
+    const reporterOfDefault = { t: "default", name: "reporter" };
+    const attempts = [
+      call(endpoints.patch, "/default/actors/reporter", reporterOfDefault, "tenantAdmin", {
+        method: "PATCH",
+        body: { maxConcurrentEpisodes: 9 },
+      }),
+      call(endpoints.put, "/default/actors/reporter", reporterOfDefault, "tenantAdmin", {
+        method: "PUT",
+        body: definition,
+      }),
+      call(
+        endpoints.disable,
+        "/default/actors/reporter/disable",
+        reporterOfDefault,
+        "tenantAdmin",
+        {
+          method: "POST",
+        },
+      ),
+      call(endpoints.enable, "/default/actors/reporter/enable", reporterOfDefault, "tenantAdmin", {
+        method: "POST",
+      }),
+      call(endpoints.get, "/default/actors/reporter", reporterOfDefault, "tenantAdmin"),
+      call(endpoints.list, "/default/actors", tenant, "tenantAdmin"),
+    ];
+    for (const refused of await Promise.all(attempts)) {
+      expect(refused).toMatchObject({ status: 403, body: { code: "tenant_access_denied" } });
+    }
+    // Through its own tenant's path, another tenant's actor does not exist.
+    const reporterViaA = { t: "a", name: "reporter" };
+    expect(
+      await call(endpoints.get, "/a/actors/reporter", reporterViaA, "tenantAdmin"),
+    ).toMatchObject({
+      status: 404,
+      body: { code: "not_found" },
     });
-    expect(other.status).toBe(403);
-    const { rows } = await database.pool.query(
-      "SELECT 1 FROM cyclium_agent_definitions WHERE identifier = 'by_tenant_a'",
+    expect(
+      await call(endpoints.patch, "/a/actors/reporter", reporterViaA, "tenantAdmin", {
+        method: "PATCH",
+        body: { maxConcurrentEpisodes: 9 },
+      }),
+    ).toMatchObject({ status: 404 });
+    const { rows } = await database.pool.query<{ env: string | null; max: number }>(
+      `SELECT env, max_concurrent_episodes AS max FROM cyclium_agent_definitions
+        WHERE identifier IN ('reporter', 'by_tenant_a_elsewhere') ORDER BY env`,
     );
-    expect(rows).toHaveLength(0);
+    expect(rows).toEqual([{ env: null, max: 2 }]);
     expect(await auditRows(database.pool, "agentDefinitions.create")).toContainEqual(
       expect.objectContaining({ principal: "token:tenant-a-ci", outcome: "refused" }),
     );
-    // Reading is allowed: the definitions run in its tenant too.
-    const listed = await call(endpoints.list, "/a/actors", tenantA, "tenantAdmin");
-    expect(listed.status).toBe(200);
+    // A strategy counts only if a worker of the actor's own env registered it: env b has none.
+    const noWorker = await call(endpoints.create, "/b/actors", { t: "b" }, "admin", {
+      method: "POST",
+      body: { ...definition, identifier: "in_b" },
+    });
+    expect(noWorker.status).toBe(400);
+    expect(String(noWorker.body.error)).toContain(
+      '"summarise" is not registered by any live worker of env "b"',
+    );
+    // The unset env's own list does not show tenant a's actor.
+    const listedDefault = await call(endpoints.list, "/default/actors", tenant, "admin");
+    expect((listedDefault.body.items as { identifier: string }[]).map((i) => i.identifier)).toEqual(
+      ["reporter"],
+    );
   });
 
   it("stops a token when its creator is disabled, and lets it work again when enabled", async () => {

@@ -1,10 +1,9 @@
 // REST v1 dynamic actor endpoints (SPEC section 13): `/api/v1/tenants/{t}/actors[/{name}[/enable|
 // /disable]]`. Each authorizes (restEndpoint: reads for viewers, writes for admins), calls one
 // core function inside `audited` with the console's action names, and answers the definition.
-// Definitions are shared by every env of the database (the loader reads them all), so `{t}` is
-// checked and echoed as `tenant_id` like the trigger endpoints, but does not scope them; for the
-// same reason their writes are `clusterWide`: a token limited to some tenants may read them (they
-// run in its tenants too) but not write them, since a write would reach every other tenant.
+// `{t}` is the env the definitions belong to, as for triggers: a token limited to tenant `a` reads
+// and writes `a`'s dynamic actors only (restEndpoint refuses other tenants), and only `a`'s nodes
+// run them.
 import {
   createAgentDefinition,
   getAgentDefinition,
@@ -13,6 +12,7 @@ import {
   updateAgentDefinition,
 } from "@cyclium/core/actors";
 import { CycliumError } from "@cyclium/core/errors";
+import { envOfTenant } from "@cyclium/core/triggers";
 import { audited } from "../audit/audited";
 import {
   agentDefinitionView,
@@ -54,7 +54,6 @@ export function createActorEndpoints(deps: TRestDeps): {
       {
         method: "POST",
         role: "admin",
-        clusterWide: true,
         action: "agentDefinitions.setEnabled",
         params: ZActorParams,
         handle: async (call) => ({
@@ -64,7 +63,10 @@ export function createActorEndpoints(deps: TRestDeps): {
             auditWhat("agentDefinitions.setEnabled", call.params.name, call.params.t, { enabled }),
             async (tx) =>
               writtenDefinition(
-                await setAgentDefinitionEnabled({ identifier: call.params.name, enabled }, tx),
+                await setAgentDefinitionEnabled(
+                  { env: envOfTenant(call.params.t), identifier: call.params.name, enabled },
+                  tx,
+                ),
               ),
           ),
         }),
@@ -76,7 +78,6 @@ export function createActorEndpoints(deps: TRestDeps): {
       {
         method,
         role: "admin",
-        clusterWide: true,
         action: "agentDefinitions.update",
         params: ZActorParams,
         handle: async (call: TRestCall<TActorParams>) => {
@@ -93,7 +94,10 @@ export function createActorEndpoints(deps: TRestDeps): {
               }),
               async (tx) =>
                 writtenDefinition(
-                  await updateAgentDefinition({ identifier: call.params.name, changes }, tx),
+                  await updateAgentDefinition(
+                    { env: envOfTenant(call.params.t), identifier: call.params.name, changes },
+                    tx,
+                  ),
                 ),
             ),
           };
@@ -109,7 +113,9 @@ export function createActorEndpoints(deps: TRestDeps): {
         action: "agentDefinitions.list",
         params: ZTenantParams,
         handle: async ({ params, db }) => {
-          const items = (await listAgentDefinitions(db)).map(agentDefinitionView);
+          const items = (await listAgentDefinitions({ env: envOfTenant(params.t) }, db)).map(
+            agentDefinitionView,
+          );
           return { tenant_id: params.t, items, total: items.length };
         },
       },
@@ -119,7 +125,6 @@ export function createActorEndpoints(deps: TRestDeps): {
       {
         method: "POST",
         role: "admin",
-        clusterWide: true,
         action: "agentDefinitions.create",
         params: ZTenantParams,
         handle: async (call) => {
@@ -129,7 +134,12 @@ export function createActorEndpoints(deps: TRestDeps): {
             auditWhat("agentDefinitions.create", body.identifier, call.params.t),
             async (tx) => {
               refuseDeploymentActorName(body.identifier);
-              return writtenDefinition(await createAgentDefinition(body, tx));
+              return writtenDefinition(
+                await createAgentDefinition(
+                  { env: envOfTenant(call.params.t), definition: body },
+                  tx,
+                ),
+              );
             },
           );
           return restJson({ tenant_id: call.params.t, actor }, 201);
@@ -144,9 +154,15 @@ export function createActorEndpoints(deps: TRestDeps): {
         action: "agentDefinitions.get",
         params: ZActorParams,
         handle: async ({ params, db }) => {
-          const definition = await getAgentDefinition({ identifier: params.name }, db);
+          const definition = await getAgentDefinition(
+            { env: envOfTenant(params.t), identifier: params.name },
+            db,
+          );
           if (definition === null) {
-            throw new CycliumError("not_found", `No dynamic actor "${params.name}".`);
+            throw new CycliumError(
+              "not_found",
+              `No dynamic actor "${params.name}" in tenant "${params.t}".`,
+            );
           }
           return { tenant_id: params.t, actor: agentDefinitionView(definition) };
         },

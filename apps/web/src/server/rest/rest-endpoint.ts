@@ -34,11 +34,6 @@ export interface TRestEndpointSpec<P> {
   action: string;
   params: z.ZodType<P>;
   handle: (call: TRestCall<P>) => Promise<unknown>;
-  /**
-   * The endpoint writes what every tenant shares (dynamic actors run in every env): a token
-   * limited to some tenants may not call it, whatever the tenant in its path.
-   */
-  clusterWide?: true;
   /** Error codes renamed in this endpoint's answers (Cloacina's names for the trigger API). */
   errorCodes?: Readonly<Record<string, string>>;
 }
@@ -130,15 +125,6 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
           403,
           "tenant_access_denied",
           `This API token may not access tenant "${tenant}".`,
-          "tenant",
-          principal,
-        );
-      }
-      if (spec.clusterWide && (principal.tenants ?? []).length > 0) {
-        return await refuse(
-          403,
-          "tenant_access_denied",
-          "This API token is limited to some tenants, and dynamic actors run in every tenant: use a token with no tenant limit.",
           "tenant",
           principal,
         );

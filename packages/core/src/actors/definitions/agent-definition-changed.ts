@@ -10,6 +10,8 @@ export const AGENT_DEFINITIONS_CHANGED = "agent_definitions.changed";
 
 export interface AgentDefinitionChangedPayload {
   identifier: string;
+  /** The env of the changed definition; every node reloads anyway (the table is small). */
+  env: string | null;
 }
 
 /** Sent on `db`: inside the caller's transaction it is delivered only when that commits. */

@@ -1,12 +1,13 @@
 import type { AgentDefinition } from "./agent-definition";
 import { parseAgentDefinition } from "./agent-definition";
 
-export const AGENT_DEFINITION_COLUMNS = `id, identifier, enabled, max_concurrent_episodes, stacks,
+export const AGENT_DEFINITION_COLUMNS = `id, identifier, env, enabled, max_concurrent_episodes, stacks,
   expectations, inserted_at, updated_at`;
 
 export interface AgentDefinitionRecord {
   id: string;
   identifier: string;
+  env: string | null;
   enabled: boolean;
   max_concurrent_episodes: number;
   stacks: string[] | null;
@@ -20,6 +21,7 @@ export function toAgentDefinition(row: AgentDefinitionRecord): AgentDefinition {
   return {
     id: row.id,
     identifier: row.identifier,
+    env: row.env,
     enabled: row.enabled,
     maxConcurrentEpisodes: row.max_concurrent_episodes,
     stacks: row.stacks ?? [],

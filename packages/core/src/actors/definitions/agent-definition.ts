@@ -33,6 +33,8 @@ export type TAgentDefinitionChanges = z.input<typeof ZAgentDefinitionChanges>;
 export interface AgentDefinition {
   id: string;
   identifier: string;
+  /** The env it runs in (SPEC section 8); null is the unset env (REST tenant `default`). */
+  env: string | null;
   enabled: boolean;
   maxConcurrentEpisodes: number;
   stacks: string[];

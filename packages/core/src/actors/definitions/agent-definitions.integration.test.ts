@@ -27,6 +27,13 @@ beforeAll(async () => {
     db: db.pool,
     node: { identity: "web1", kind: "web", mode: "trigger_only", strategies: ["console_only"] },
   });
+  // Envs a and b each have a worker; a dynamic actor's strategies are checked against its env's.
+  for (const env of ["a", "b"]) {
+    await registerNode({
+      db: db.pool,
+      node: { identity: `w-${env}`, kind: "worker", mode: "full", env, strategies: ["summarise"] },
+    });
+  }
 });
 afterAll(async () => {
   await db.drop();
@@ -53,7 +60,13 @@ async function refusal(write: Promise<unknown>): Promise<string> {
 describe("agent definitions", () => {
   it("creates, reads, lists, edits, disables and enables a dynamic actor", async () => {
     const created = await createAgentDefinition(
-      { identifier: "reporter", expectations: [manual("daily", { recoveryPolicy: "restart" })] },
+      {
+        env: null,
+        definition: {
+          identifier: "reporter",
+          expectations: [manual("daily", { recoveryPolicy: "restart" })],
+        },
+      },
       db.pool,
     );
     expect(created).toMatchObject({
@@ -66,7 +79,7 @@ describe("agent definitions", () => {
       },
     });
     // Stored as the loader reads it, defaults filled in.
-    expect(await getAgentDefinition({ identifier: "reporter" }, db.pool)).toMatchObject({
+    expect(await getAgentDefinition({ env: null, identifier: "reporter" }, db.pool)).toMatchObject({
       expectations: [
         {
           id: "daily",
@@ -76,11 +89,18 @@ describe("agent definitions", () => {
       ],
     });
     expect(
-      await createAgentDefinition({ identifier: "reporter", expectations: [manual("x")] }, db.pool),
+      await createAgentDefinition(
+        { env: null, definition: { identifier: "reporter", expectations: [manual("x")] } },
+        db.pool,
+      ),
     ).toEqual({ kind: "conflict", identifier: "reporter" });
 
     const edited = await updateAgentDefinition(
-      { identifier: "reporter", changes: { maxConcurrentEpisodes: 2, stacks: ["blue"] } },
+      {
+        env: null,
+        identifier: "reporter",
+        changes: { maxConcurrentEpisodes: 2, stacks: ["blue"] },
+      },
       db.pool,
     );
     expect(edited).toMatchObject({
@@ -88,24 +108,30 @@ describe("agent definitions", () => {
       definition: { maxConcurrentEpisodes: 2, stacks: ["blue"] },
     });
 
-    await setAgentDefinitionEnabled({ identifier: "reporter", enabled: false }, db.pool);
-    expect(await loadAgentDefinitions({}, db.pool)).toEqual([]);
-    expect((await listAgentDefinitions(db.pool)).map((d) => [d.identifier, d.enabled])).toEqual([
-      ["reporter", false],
-    ]);
-    await setAgentDefinitionEnabled({ identifier: "reporter", enabled: true }, db.pool);
-    expect((await loadAgentDefinitions({}, db.pool)).map((row) => row.identifier)).toEqual([
-      "reporter",
-    ]);
+    await setAgentDefinitionEnabled({ env: null, identifier: "reporter", enabled: false }, db.pool);
+    expect(await loadAgentDefinitions({ env: null }, db.pool)).toEqual([]);
     expect(
-      await setAgentDefinitionEnabled({ identifier: "nobody", enabled: true }, db.pool),
+      (await listAgentDefinitions({ env: null }, db.pool)).map((d) => [d.identifier, d.enabled]),
+    ).toEqual([["reporter", false]]);
+    await setAgentDefinitionEnabled({ env: null, identifier: "reporter", enabled: true }, db.pool);
+    expect(
+      (await loadAgentDefinitions({ env: null }, db.pool)).map((row) => row.identifier),
+    ).toEqual(["reporter"]);
+    expect(
+      await setAgentDefinitionEnabled({ env: null, identifier: "nobody", enabled: true }, db.pool),
     ).toEqual({ kind: "not_found", identifier: "nobody" });
   });
 
   it("refuses what the loader would skip, naming the field, and stores nothing", async () => {
     const badPolicy = await refusal(
       createAgentDefinition(
-        { identifier: "bad1", expectations: [manual("a", { recoveryPolicy: "explode" })] },
+        {
+          env: null,
+          definition: {
+            identifier: "bad1",
+            expectations: [manual("a", { recoveryPolicy: "explode" })],
+          },
+        },
         db.pool,
       ),
     );
@@ -113,14 +139,26 @@ describe("agent definitions", () => {
     // The snake_case spelling recovery once accepted is refused, not silently ignored.
     const snake = await refusal(
       createAgentDefinition(
-        { identifier: "bad2", expectations: [manual("a", { recovery_policy: "restart" })] },
+        {
+          env: null,
+          definition: {
+            identifier: "bad2",
+            expectations: [manual("a", { recovery_policy: "restart" })],
+          },
+        },
         db.pool,
       ),
     );
     expect(snake).toMatch(/expectations\.0.*recovery_policy/);
     const strategy = await refusal(
       createAgentDefinition(
-        { identifier: "bad3", expectations: [{ ...manual("a"), strategy: "console_only" }] },
+        {
+          env: null,
+          definition: {
+            identifier: "bad3",
+            expectations: [{ ...manual("a"), strategy: "console_only" }],
+          },
+        },
         db.pool,
       ),
     );
@@ -129,22 +167,39 @@ describe("agent definitions", () => {
     );
     const trigger = await refusal(
       createAgentDefinition(
-        { identifier: "bad4", expectations: [{ ...manual("a"), trigger: { evnt: "x" } }] },
+        {
+          env: null,
+          definition: {
+            identifier: "bad4",
+            expectations: [{ ...manual("a"), trigger: { evnt: "x" } }],
+          },
+        },
         db.pool,
       ),
     );
     expect(trigger).toContain("expectations.0.trigger: unknown trigger kind");
     expect(
-      await refusal(createAgentDefinition({ identifier: "9lives", expectations: [] }, db.pool)),
+      await refusal(
+        createAgentDefinition(
+          { env: null, definition: { identifier: "9lives", expectations: [] } },
+          db.pool,
+        ),
+      ),
     ).toMatch(/identifier: must start with a letter[\s\S]*expectations: an actor needs/);
     const edit = await refusal(
       updateAgentDefinition(
-        { identifier: "reporter", changes: { expectations: [manual("a"), manual("a")] } },
+        {
+          env: null,
+          identifier: "reporter",
+          changes: { expectations: [manual("a"), manual("a")] },
+        },
         db.pool,
       ),
     );
     expect(edit).toContain('expectations.1.id: duplicate expectation id "a"');
-    expect((await listAgentDefinitions(db.pool)).map((d) => d.identifier)).toEqual(["reporter"]);
+    expect((await listAgentDefinitions({ env: null }, db.pool)).map((d) => d.identifier)).toEqual([
+      "reporter",
+    ]);
   });
 
   it("reports a row written by hand that the loader skips, and refuses to enable it", async () => {
@@ -153,12 +208,45 @@ describe("agent definitions", () => {
        VALUES ('handmade', false, $1::jsonb)`,
       [JSON.stringify([{ ...manual("a"), recovery_policy: "restart" }])],
     );
-    const row = await getAgentDefinition({ identifier: "handmade" }, db.pool);
+    const row = await getAgentDefinition({ env: null, identifier: "handmade" }, db.pool);
     expect(row?.problem).toContain("recovery_policy");
     const message = await refusal(
-      setAgentDefinitionEnabled({ identifier: "handmade", enabled: true }, db.pool),
+      setAgentDefinitionEnabled({ env: null, identifier: "handmade", enabled: true }, db.pool),
     );
     expect(message).toContain("recovery_policy");
+  });
+
+  it("keeps each env's dynamic actors to that env", async () => {
+    const inA = { identifier: "tenant_report", expectations: [manual("go")] };
+    expect(await createAgentDefinition({ env: "a", definition: inA }, db.pool)).toMatchObject({
+      kind: "created",
+      definition: { env: "a" },
+    });
+    // Another env neither sees nor changes it, and may hold its own actor of that name.
+    expect(await getAgentDefinition({ env: null, identifier: "tenant_report" }, db.pool)).toBe(
+      null,
+    );
+    expect((await listAgentDefinitions({ env: "b" }, db.pool)).map((d) => d.identifier)).toEqual(
+      [],
+    );
+    expect(
+      await setAgentDefinitionEnabled(
+        { env: "b", identifier: "tenant_report", enabled: false },
+        db.pool,
+      ),
+    ).toEqual({ kind: "not_found", identifier: "tenant_report" });
+    expect(
+      await createAgentDefinition({ env: "b", definition: { ...inA, enabled: false } }, db.pool),
+    ).toMatchObject({ kind: "created", definition: { env: "b", enabled: false } });
+    // Each env's nodes load their own env's rows only.
+    const loaded = async (env: string | null) =>
+      (await loadAgentDefinitions({ env }, db.pool)).map((row) => row.identifier);
+    expect(await loaded("a")).toEqual(["tenant_report"]);
+    expect(await loaded("b")).toEqual([]);
+    expect(await loaded(null)).not.toContain("tenant_report");
+    expect(
+      await getAgentDefinition({ env: "a", identifier: "tenant_report" }, db.pool),
+    ).toMatchObject({ env: "a", enabled: true });
   });
 
   it("reaches a node's loader through the bus, well before its interval", async () => {
@@ -176,13 +264,17 @@ describe("agent definitions", () => {
     const loader = await DynamicActorLoader.start({
       db: db.pool,
       registry,
+      env: null,
       bus,
       intervalMs: 60_000,
     });
     try {
-      await createAgentDefinition({ identifier: "live", expectations: [manual("go")] }, db.pool);
+      await createAgentDefinition(
+        { env: null, definition: { identifier: "live", expectations: [manual("go")] } },
+        db.pool,
+      );
       await vi.waitFor(() => expect(registry.get("live")).toBeDefined(), { timeout: 3_000 });
-      await setAgentDefinitionEnabled({ identifier: "live", enabled: false }, db.pool);
+      await setAgentDefinitionEnabled({ env: null, identifier: "live", enabled: false }, db.pool);
       await vi.waitFor(() => expect(registry.get("live")).toBeUndefined(), { timeout: 3_000 });
     } finally {
       await loader.stop();

@@ -15,14 +15,18 @@ export {
   publishAgentDefinitionChanged,
   type AgentDefinitionChangedPayload,
 } from "./agent-definition-changed";
-export { createAgentDefinition, type CreateAgentDefinitionResult } from "./create-agent-definition";
+export {
+  createAgentDefinition,
+  type CreateAgentDefinitionOptions,
+  type CreateAgentDefinitionResult,
+} from "./create-agent-definition";
 export {
   updateAgentDefinition,
   type UpdateAgentDefinitionOptions,
   type UpdateAgentDefinitionResult,
 } from "./update-agent-definition";
 export { getAgentDefinition, type GetAgentDefinitionOptions } from "./get-agent-definition";
-export { listAgentDefinitions } from "./list-agent-definitions";
+export { listAgentDefinitions, type ListAgentDefinitionsOptions } from "./list-agent-definitions";
 export {
   setAgentDefinitionEnabled,
   type SetAgentDefinitionEnabledOptions,

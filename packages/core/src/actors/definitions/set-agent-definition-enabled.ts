@@ -2,6 +2,7 @@ import type { Queryable } from "../../db/index";
 import { updateAgentDefinition, type UpdateAgentDefinitionResult } from "./update-agent-definition";
 
 export interface SetAgentDefinitionEnabledOptions {
+  env: string | null;
   identifier: string;
   enabled: boolean;
 }
@@ -15,7 +16,7 @@ export function setAgentDefinitionEnabled(
   db: Queryable,
 ): Promise<UpdateAgentDefinitionResult> {
   return updateAgentDefinition(
-    { identifier: options.identifier, changes: { enabled: options.enabled } },
+    { env: options.env, identifier: options.identifier, changes: { enabled: options.enabled } },
     db,
   );
 }

@@ -9,6 +9,8 @@ import {
 import { parseDefinitionInput, validateAgentDefinition } from "./validate-agent-definition";
 
 export interface UpdateAgentDefinitionOptions {
+  /** The env the actor belongs to; another env's actor of that name is `not_found`. */
+  env: string | null;
   identifier: string;
   /** Fields to change (ZAgentDefinitionChanges); the others keep their stored values. */
   changes: unknown;
@@ -29,15 +31,16 @@ export async function updateAgentDefinition(
   options: UpdateAgentDefinitionOptions,
   db: Queryable,
 ): Promise<UpdateAgentDefinitionResult> {
-  const { identifier } = options;
+  const { identifier, env } = options;
   const changes = parseDefinitionInput(ZAgentDefinitionChanges, options.changes, identifier);
   // Read, merge, validate, then write only if the row is still the one read: inside the caller's
   // transaction the read locks it (two admins' edits apply one after the other); on a pool, a
   // concurrent edit makes this one a `conflict` rather than silently undoing it.
   const read = await db.query<AgentDefinitionRecord & { version: string }>(
     `SELECT ${AGENT_DEFINITION_COLUMNS}, xmin::text AS version
-       FROM cyclium_agent_definitions WHERE identifier = $1 FOR UPDATE`,
-    [identifier],
+       FROM cyclium_agent_definitions
+      WHERE identifier = $1 AND env IS NOT DISTINCT FROM $2::varchar FOR UPDATE`,
+    [identifier, env],
   );
   const found = read.rows[0];
   if (found === undefined) return { kind: "not_found", identifier };
@@ -51,17 +54,22 @@ export async function updateAgentDefinition(
   const enabled = changes.enabled ?? current.enabled;
   const enabling = enabled && !current.enabled;
   await validateAgentDefinition(
-    { definition: merged, checkStrategies: changes.expectations !== undefined || enabling },
+    {
+      definition: merged,
+      env,
+      checkStrategies: changes.expectations !== undefined || enabling,
+    },
     db,
   );
+  // The row read above, by id: its env and identifier are already checked.
   const { rows } = await db.query<AgentDefinitionRecord>(
     `UPDATE cyclium_agent_definitions
         SET enabled = $2, max_concurrent_episodes = $3, stacks = $4::text[],
             expectations = $5::jsonb, updated_at = now()
-      WHERE identifier = $1 AND xmin::text = $6
+      WHERE id = $1 AND xmin::text = $6
      RETURNING ${AGENT_DEFINITION_COLUMNS}`,
     [
-      identifier,
+      found.id,
       enabled,
       merged.max_concurrent_episodes,
       merged.stacks,
@@ -72,6 +80,6 @@ export async function updateAgentDefinition(
   );
   const row = rows[0];
   if (row === undefined) return { kind: "conflict", identifier };
-  await publishAgentDefinitionChanged({ identifier }, db);
+  await publishAgentDefinitionChanged({ identifier, env }, db);
   return { kind: "updated", definition: toAgentDefinition(row) };
 }

@@ -20,14 +20,16 @@ export function parseDefinitionInput<S extends z.ZodType>(
 
 export interface ValidateAgentDefinitionOptions {
   definition: StoredAgentDefinition;
+  /** The definition's env: its strategies must be registered by a live worker of that env. */
+  env: string | null;
   /** Check each expectation's strategy against the live workers' (create, or new expectations). */
   checkStrategies: boolean;
 }
 
 /**
  * Refuses what the loader would skip: the row goes through the loader's own parse
- * (ZActorDefinition), then each strategy must be a name some live worker registered, so an
- * actor is never stored that no node can run.
+ * (ZActorDefinition), then each strategy must be a name some live worker of the definition's env
+ * registered (only those run it), so an actor is never stored that no node can run.
  */
 export async function validateAgentDefinition(
   options: ValidateAgentDefinitionOptions,
@@ -37,10 +39,10 @@ export async function validateAgentDefinition(
   const parsed = parseAgentDefinition(definition);
   if (parsed.kind === "invalid") throw invalid(definition.identifier, parsed.message);
   if (!options.checkStrategies) return;
-  const registered = await listRegisteredStrategies({}, db);
+  const registered = await listRegisteredStrategies({ env: options.env }, db);
   const names = new Set(registered.map((strategy) => strategy.name));
   const problems = parsed.actor.expectations.flatMap((expectation, index) =>
-    strategyProblem(expectation, index, names),
+    strategyProblem(expectation, index, names, options.env),
   );
   if (problems.length > 0) throw invalid(definition.identifier, problems.join("\n"));
 }
@@ -49,17 +51,22 @@ function strategyProblem(
   expectation: ExpectationDefinition,
   index: number,
   registered: ReadonlySet<string>,
+  env: string | null,
 ): string[] {
   const field = `  - expectations.${index}.strategy`;
   if (typeof expectation.strategy !== "string") {
     return [`${field}: must be the name of a strategy a worker registered`];
   }
   if (registered.has(expectation.strategy)) return [];
+  // The unset env reads as it always did; another env is named, as its workers are the ones asked.
+  const of = env === null ? "" : ` of env ${JSON.stringify(env)}`;
   const known =
     registered.size === 0
-      ? "no live worker has registered any strategy; start a worker of the deployment first"
-      : `live workers registered: ${[...registered].join(", ")}`;
-  return [`${field}: "${expectation.strategy}" is not registered by any live worker (${known})`];
+      ? `no live worker${of} has registered any strategy; start a worker of the deployment first`
+      : `live workers${of} registered: ${[...registered].join(", ")}`;
+  return [
+    `${field}: "${expectation.strategy}" is not registered by any live worker${of} (${known})`,
+  ];
 }
 
 function invalid(identifier: string, issues: string): CycliumError {

@@ -3,6 +3,7 @@ import type { ActorDefinition } from "../actor-definition";
 import type { Trigger } from "../trigger";
 import type { AgentDefinitionModel } from "@cyclium/db/models";
 import type { RowOf } from "../../db/row-of";
+import { envScopeSql, SqlParams } from "../../scope/index";
 
 export interface ExpectationItem {
   id: string;
@@ -100,13 +101,23 @@ function fromRow(row: AgentDefinitionRow): ActorItem {
 export async function listActors(options: {
   db: Queryable;
   registered: readonly ActorDefinition[];
+  /** Whose dynamic actors to show: each env has its own (strict, null the unset env). */
+  env: string | null;
 }): Promise<ActorItem[]> {
+  const params = new SqlParams();
   const { rows } = await options.db.query<AgentDefinitionRow>(
     `SELECT identifier, enabled, max_concurrent_episodes, expectations, stacks
-       FROM cyclium_agent_definitions ORDER BY identifier`,
+       FROM cyclium_agent_definitions
+      WHERE ${envScopeSql("env", options.env, params)} ORDER BY identifier`,
+    params.values,
   );
   const byId = new Map<string, ActorItem>();
-  for (const actor of options.registered) byId.set(actor.identifier, fromDefinition(actor));
+  const ownRows = new Set(rows.map((row) => row.identifier));
+  for (const actor of options.registered) {
+    // The registry holds its own env's dynamic actors; another env's view shows that env's rows.
+    if (actor.source === "dynamic" && !ownRows.has(actor.identifier)) continue;
+    byId.set(actor.identifier, fromDefinition(actor));
+  }
   for (const row of rows) {
     const known = byId.get(row.identifier);
     if (known === undefined || !row.enabled) byId.set(row.identifier, fromRow(row));

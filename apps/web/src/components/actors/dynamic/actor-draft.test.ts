@@ -4,6 +4,7 @@ import { draftOf, emptyDraft, inputOf, type TAgentDefinitionView } from "./actor
 const stored: TAgentDefinitionView = {
   id: "00000000-0000-0000-0000-000000000001",
   identifier: "reporter",
+  env: null,
   enabled: false,
   maxConcurrentEpisodes: 3,
   stacks: ["blue", "green"],

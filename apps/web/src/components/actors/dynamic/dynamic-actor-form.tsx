@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { queryErrorMessage } from "@/lib/error-message";
+import { useEnvInput } from "@/lib/url-state";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import styles from "./dynamic-actors.module.css";
 import { emptyExpectation, inputOf, type TActorDraft } from "./actor-draft";
@@ -25,6 +26,7 @@ export function DynamicActorForm({
   onDone: (message: string) => Promise<void>;
 }) {
   const trpc = useTRPC();
+  const env = useEnvInput();
   const [draft, setDraft] = useState(initial);
   const create = useMutation(trpc.agentDefinitions.create.mutationOptions());
   const update = useMutation(trpc.agentDefinitions.update.mutationOptions());
@@ -38,12 +40,12 @@ export function DynamicActorForm({
     const { identifier, ...changes } = inputOf(draft);
     if (editing) {
       update.mutate(
-        { identifier, changes },
+        { env, identifier, changes },
         { onSuccess: () => void onDone(`Saved ${identifier}; workers reload it now.`) },
       );
     } else {
       create.mutate(
-        { identifier, ...changes },
+        { env, identifier, ...changes },
         { onSuccess: () => void onDone(`Created ${identifier}; workers load it now.`) },
       );
     }

@@ -11,6 +11,7 @@ import { draftOf, emptyDraft, type TAgentDefinitionView } from "./actor-draft";
 import { DynamicActorForm } from "./dynamic-actor-form";
 import styles from "./dynamic-actors.module.css";
 import { useRefetchInterval } from "@/lib/live/use-refetch-interval";
+import { useEnvInput } from "@/lib/url-state";
 
 function summary(definition: TAgentDefinitionView): string {
   if (!Array.isArray(definition.expectations)) return "";
@@ -24,17 +25,19 @@ function summary(definition: TAgentDefinitionView): string {
 
 /**
  * Dynamic actors (rows of cyclium_agent_definitions): every role sees them, admins create, edit,
- * enable and disable them. Workers reload on each change (bus event), without a restart.
+ * enable and disable them. Workers reload on each change (bus event), without a restart. Each env
+ * has its own: the section shows, and writes to, the env the page looks at.
  */
 export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const env = useEnvInput();
   const definitions = useQuery({
-    ...trpc.agentDefinitions.list.queryOptions(),
+    ...trpc.agentDefinitions.list.queryOptions({ env }),
     refetchInterval: useRefetchInterval(15_000),
   });
   const strategies = useQuery({
-    ...trpc.agentDefinitions.strategies.queryOptions(),
+    ...trpc.agentDefinitions.strategies.queryOptions({ env }),
     enabled: canAdmin,
     refetchInterval: useRefetchInterval(15_000),
   });
@@ -132,6 +135,7 @@ export function DynamicActorsSection({ canAdmin }: { canAdmin: boolean }) {
                         disabled={setEnabled.isPending}
                         onClick={() =>
                           setEnabled.mutate({
+                            env,
                             identifier: definition.identifier,
                             enabled: !definition.enabled,
                           })

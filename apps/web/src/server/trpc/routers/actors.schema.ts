@@ -23,4 +23,7 @@ export const ZFireExpectationInput = z.object({
 export type TFireExpectationInput = z.infer<typeof ZFireExpectationInput>;
 
 export const ZCircuitBreakersInput = z.object({ env: ZEnvInput });
+
+/** Omitted: the console's env. Dynamic actors belong to one env. */
+export const ZActorsListInput = z.object({ env: ZEnvInput }).optional();
 export type TCircuitBreakersInput = z.infer<typeof ZCircuitBreakersInput>;

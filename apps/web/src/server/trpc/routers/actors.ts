@@ -5,12 +5,17 @@ import { audited } from "../../audit";
 import { fireExpectation } from "../../commands/fire-expectation";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
-import { ZCircuitBreakersInput, ZFireExpectationInput } from "./actors.schema";
+import { ZActorsListInput, ZCircuitBreakersInput, ZFireExpectationInput } from "./actors.schema";
 import { resolveEnv } from "./shared.schema";
 
 export const actorsRouter = createTrpcRouter({
-  list: viewerProcedure.query(({ ctx }) =>
-    listActors({ db: ctx.db, registered: findConsoleRuntime()?.registry.list() ?? [] }),
+  /** The deployment's actors and the env's dynamic actors (each env has its own). */
+  list: viewerProcedure.input(ZActorsListInput).query(({ ctx, input }) =>
+    listActors({
+      db: ctx.db,
+      registered: findConsoleRuntime()?.registry.list() ?? [],
+      env: resolveEnv(ctx.node.env, input?.env),
+    }),
   ),
 
   /**

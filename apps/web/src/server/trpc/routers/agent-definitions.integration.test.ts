@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@cyclium/core/client";
+import { registerNode } from "@cyclium/core/nodes";
 import { PIPELINE_DEPLOYMENT_PATH } from "@cyclium/core/worker/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -135,4 +136,51 @@ describe("a dynamic actor created in the console", () => {
     expect(worker.child.pid).toBe(pid);
     expect(worker.child.exitCode).toBeNull();
   }, 40_000);
+
+  it("belongs to the env it was created in: another env's worker does not run it", async () => {
+    const expectations = [{ id: "run", strategy: "steps", trigger: { manual: true } }];
+    // The worker runs the unset env; `staging` is another world on the same database, with a
+    // worker of its own (registered here: only its heartbeat row is needed to store the actor).
+    await registerNode({
+      db: db.pool,
+      node: {
+        identity: "staging-worker",
+        kind: "worker",
+        mode: "full",
+        env: "staging",
+        strategies: ["steps"],
+      },
+    });
+    expect(await admin.agentDefinitions.strategies({ env: "staging" })).toEqual([
+      { name: "steps", nodes: ["staging-worker"] },
+    ]);
+    const staged = await admin.agentDefinitions.create({
+      env: "staging",
+      identifier: "staged_report",
+      expectations,
+    });
+    expect(staged).toMatchObject({ env: "staging", identifier: "staged_report" });
+    await admin.agentDefinitions.create({ identifier: "default_report", expectations });
+    // One reload reads the env's whole table: once the later, own-env actor is loaded, the
+    // staging one would have been too.
+    await vi.waitFor(() => expect(loggedFor("dynamic actor added", "default_report")).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(loggedFor("dynamic actor added", "staged_report")).toBe(false);
+    // Each env's list shows its own; a write through another env does not find it.
+    const ids = (list: { identifier: string }[]) => list.map((d) => d.identifier);
+    expect(ids(await admin.agentDefinitions.list({ env: "staging" }))).toEqual(["staged_report"]);
+    expect(ids(await viewer.agentDefinitions.list())).not.toContain("staged_report");
+    await expect(
+      admin.agentDefinitions.setEnabled({ identifier: "staged_report", enabled: false }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(
+      await admin.agentDefinitions.setEnabled({
+        env: "staging",
+        identifier: "staged_report",
+        enabled: false,
+      }),
+    ).toMatchObject({ env: "staging", enabled: false });
+  }, 30_000);
 });

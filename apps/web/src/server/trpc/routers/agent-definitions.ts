@@ -14,47 +14,80 @@ import {
 import { adminProcedure, createTrpcRouter, viewerProcedure } from "../init";
 import {
   ZCreateAgentDefinitionInput,
+  ZListAgentDefinitionsInput,
   ZSetAgentDefinitionEnabledInput,
   ZUpdateAgentDefinitionInput,
 } from "./agent-definitions.schema";
+import { resolveEnv } from "./shared.schema";
 
-/** Dynamic actors (cyclium_agent_definitions): everyone reads them, admins write them. */
+/**
+ * Dynamic actors (cyclium_agent_definitions) of one env: everyone reads them, admins write them.
+ * Users are not env-limited (the env switch is a view), so the env is the page's, as for triggers.
+ */
 export const agentDefinitionsRouter = createTrpcRouter({
-  list: viewerProcedure.query(async ({ ctx }) =>
-    (await listAgentDefinitions(ctx.db)).map(agentDefinitionView),
-  ),
+  list: viewerProcedure
+    .input(ZListAgentDefinitionsInput)
+    .query(async ({ ctx, input }) =>
+      (await listAgentDefinitions({ env: resolveEnv(ctx.node.env, input?.env) }, ctx.db)).map(
+        agentDefinitionView,
+      ),
+    ),
 
-  /** What an expectation may name: the strategies live workers registered. */
-  strategies: viewerProcedure.query(({ ctx }) => listRegisteredStrategies({}, ctx.db)),
+  /** What an expectation may name: the strategies the env's live workers registered. */
+  strategies: viewerProcedure
+    .input(ZListAgentDefinitionsInput)
+    .query(({ ctx, input }) =>
+      listRegisteredStrategies({ env: resolveEnv(ctx.node.env, input?.env) }, ctx.db),
+    ),
 
-  create: adminProcedure.input(ZCreateAgentDefinitionInput).mutation(({ ctx, input }) =>
-    audited(ctx, { action: "agentDefinitions.create", target: input.identifier }, async (tx) => {
-      refuseDeploymentActorName(input.identifier);
-      return writtenDefinition(await createAgentDefinition(input, tx));
-    }),
-  ),
+  create: adminProcedure.input(ZCreateAgentDefinitionInput).mutation(({ ctx, input }) => {
+    const { env: envInput, ...definition } = input;
+    const env = resolveEnv(ctx.node.env, envInput);
+    return audited(
+      ctx,
+      { action: "agentDefinitions.create", target: input.identifier, detail: { env } },
+      async (tx) => {
+        refuseDeploymentActorName(input.identifier);
+        return writtenDefinition(await createAgentDefinition({ env, definition }, tx));
+      },
+    );
+  }),
 
-  update: adminProcedure.input(ZUpdateAgentDefinitionInput).mutation(({ ctx, input }) =>
-    audited(
+  update: adminProcedure.input(ZUpdateAgentDefinitionInput).mutation(({ ctx, input }) => {
+    const env = resolveEnv(ctx.node.env, input.env);
+    return audited(
       ctx,
       {
         action: "agentDefinitions.update",
         target: input.identifier,
-        detail: { fields: Object.keys(input.changes) },
+        detail: { env, fields: Object.keys(input.changes) },
       },
-      async (tx) => writtenDefinition(await updateAgentDefinition(input, tx)),
-    ),
-  ),
+      async (tx) =>
+        writtenDefinition(
+          await updateAgentDefinition(
+            { env, identifier: input.identifier, changes: input.changes },
+            tx,
+          ),
+        ),
+    );
+  }),
 
-  setEnabled: adminProcedure.input(ZSetAgentDefinitionEnabledInput).mutation(({ ctx, input }) =>
-    audited(
+  setEnabled: adminProcedure.input(ZSetAgentDefinitionEnabledInput).mutation(({ ctx, input }) => {
+    const env = resolveEnv(ctx.node.env, input.env);
+    return audited(
       ctx,
       {
         action: "agentDefinitions.setEnabled",
         target: input.identifier,
-        detail: { enabled: input.enabled },
+        detail: { env, enabled: input.enabled },
       },
-      async (tx) => writtenDefinition(await setAgentDefinitionEnabled(input, tx)),
-    ),
-  ),
+      async (tx) =>
+        writtenDefinition(
+          await setAgentDefinitionEnabled(
+            { env, identifier: input.identifier, enabled: input.enabled },
+            tx,
+          ),
+        ),
+    );
+  }),
 });
