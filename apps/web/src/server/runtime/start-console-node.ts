@@ -91,11 +91,17 @@ function stopOnSignals(logger: pino.Logger): void {
     // not fall through to Node's default exit while the node is marking itself stopped.
     if (stopping) return;
     stopping = true;
-    const node = globalForNode.cycliumConsoleStarted;
     logger.info({ signal }, "stopping the console");
     setConsoleRuntime(null);
+    // A signal during the start (its row already written as running) waits for the start to
+    // finish, then stops that node: a hand run killed 2 s after the first health answer left the
+    // row `running` when only an already started node was stopped.
+    const stopNode = async () => {
+      await globalForNode.cycliumConsoleNode;
+      await globalForNode.cycliumConsoleStarted?.stop({ graceMs: STOP_GRACE_MS });
+    };
     void Promise.race([
-      node?.stop({ graceMs: STOP_GRACE_MS }),
+      stopNode(),
       new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS + 2_000)),
     ])
       .catch((error: unknown) => logger.error({ err: error }, "console node stop failed"))
