@@ -94,6 +94,13 @@ export function createClient<D extends Deployment = Deployment>(
     "pool" in connection
       ? connection.pool
       : new pg.Pool({ connectionString: connection.connectionString, max: 4 });
+  // An idle connection lost (a database restart, a terminated backend) is re-emitted by the pool;
+  // with no listener that crashed the caller's process. The pool replaces it on the next query.
+  if (ownsPool) {
+    pool.on("error", (err) =>
+      (options.logger ?? silentLogger).warn({ err }, "idle database connection lost"),
+    );
+  }
   const nodeIdentity = options.nodeIdentity ?? `client:${hostname()}:${process.pid}`;
   const stack = options.stack ?? null;
   const env = options.env ?? null;
