@@ -12,7 +12,7 @@ import { createConsoleNode } from "./create-console-node";
 
 /** A failed start (database down at boot) is retried: the pages work meanwhile, read-only. */
 const RETRY_START_MS = 10_000;
-/** Next exits shortly after SIGTERM; the node gets this long to mark itself stopped. */
+/** On SIGTERM the node gets this long to mark itself stopped before the process exits. */
 const STOP_GRACE_MS = 5_000;
 
 const globalForNode = globalThis as typeof globalThis & {
