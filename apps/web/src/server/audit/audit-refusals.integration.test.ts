@@ -13,6 +13,7 @@ import {
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";
 import { createCaller } from "../trpc/root-router";
 import { insertAuditEntry } from "./audit-entry";
+import { writeCappedRefusalSummaries } from "./audited";
 
 let database: TestDatabase;
 let users: TTestUsers;
@@ -123,7 +124,7 @@ describe("audit of refusals (issue 13)", () => {
     ]);
   });
 
-  it("caps the audit rows an anonymous caller can write; signed-in refusals are all kept", async () => {
+  it("caps the audit rows an anonymous caller can write, and counts the rest in a summary", async () => {
     const anonymous = createCaller(testContext(database.pool, null, { ip: "198.51.100.77" }));
     for (let i = 0; i < 70; i += 1) await settle(anonymous.triggers.fire({ name: `n${i}` }));
     const anonymousRows = (await auditRows(database.pool, "triggers.fire")).filter(
@@ -133,5 +134,105 @@ describe("audit of refusals (issue 13)", () => {
     // At most two minutes of the cap (the test may straddle a minute boundary).
     expect(anonymousRows.length).toBeLessThan(70);
     expect(anonymousRows[0]).toMatchObject({ target: "n0", outcome: "refused" });
+    // None is lost: what was not written is counted in one row per address and minute.
+    await writeCappedRefusalSummaries({ all: true });
+    const summaries = await auditRows(database.pool, "refusals.capped");
+    const summarised = summaries.reduce((sum, row) => sum + Number(row.detail.refusals), 0);
+    expect(anonymousRows.length + summarised).toBe(70);
+    expect(summaries[0]).toMatchObject({
+      principal: "anonymous",
+      outcome: "refused",
+      detail: expect.objectContaining({
+        reasons: { unauthenticated: summarised },
+      }) as unknown,
+    });
+  });
+});
+
+describe("audit of refused reads and rejected REST input (issue 29)", () => {
+  const triggerEndpoints = () =>
+    createTriggerEndpoints({ getDb: () => database.pool, getTriggerServices: () => null });
+
+  it("records an anonymous tRPC read", async () => {
+    const anonymous = createCaller(testContext(database.pool, null, { ip: "198.51.100.10" }));
+    expect(await settle(anonymous.overview.stats())).toMatchObject({ code: "UNAUTHORIZED" });
+    expect(await auditRows(database.pool, "overview.stats")).toEqual([
+      expect.objectContaining({
+        principal: "anonymous",
+        outcome: "refused",
+        detail: expect.objectContaining({ reason: "unauthenticated", type: "query" }) as unknown,
+      }),
+    ]);
+  });
+
+  it("records a REST read with a bad token", async () => {
+    const response = await triggerEndpoints().list(
+      new Request("http://console.test/api/v1/tenants/default/triggers", {
+        headers: { authorization: "Bearer cyc_not_a_token" },
+      }),
+      { params: Promise.resolve({ t: "default" }) },
+    );
+    expect(response.status).toBe(401);
+    expect(await auditRows(database.pool, "triggers.list")).toEqual([
+      expect.objectContaining({
+        principal: "anonymous",
+        outcome: "refused",
+        detail: expect.objectContaining({
+          reason: "unauthenticated",
+          method: "GET",
+          tenant: "default",
+        }) as unknown,
+      }),
+    ]);
+  });
+
+  it("records rejected REST input with the field it names", async () => {
+    const session = await signIn({
+      db: database.pool,
+      input: { email: "operator@test.local", password: TEST_PASSWORD },
+      ip: null,
+      userAgent: null,
+      throttle: createSignInThrottle(database.pool),
+    });
+    if (session.kind !== "signed_in") throw new Error("sign-in failed");
+    const fire = (name: string, body: string) =>
+      triggerEndpoints().fire(
+        new Request(`http://console.test/api/v1/tenants/default/triggers/${name}/fire`, {
+          method: "POST",
+          headers: {
+            cookie: `${SESSION_COOKIE}=${session.token}`,
+            "sec-fetch-site": "same-origin",
+            "content-type": "application/json",
+          },
+          body,
+        }),
+        { params: Promise.resolve({ t: "default", name }) },
+      );
+    expect((await fire("malformed", "{not json")).status).toBe(400);
+    expect((await fire("mistyped", JSON.stringify({ context: "x" }))).status).toBe(400);
+    expect((await fire("oversized", "x".repeat(5 * 1024 * 1024))).status).toBe(400);
+    const rows = await auditRows(database.pool, "triggers.fire");
+    const refusal = (target: string) => rows.filter((row) => row.target === target);
+    expect(refusal("malformed")).toEqual([
+      expect.objectContaining({
+        principal: `user:${users.operator.name}`,
+        outcome: "refused",
+        detail: expect.objectContaining({
+          reason: "invalid_input",
+          field: "(body)",
+          message: "Request body is not valid JSON.",
+        }) as unknown,
+      }),
+    ]);
+    expect(refusal("mistyped")).toEqual([
+      expect.objectContaining({
+        detail: expect.objectContaining({ reason: "invalid_input", field: "context" }) as unknown,
+      }),
+    ]);
+    expect(refusal("oversized")).toEqual([
+      expect.objectContaining({
+        detail: expect.objectContaining({ reason: "invalid_input", field: "(body)" }) as unknown,
+      }),
+    ]);
   });
 });
