@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { signIn } from "../auth/sign-in";
-import { createSignInThrottle } from "@cyclium/core/console-auth";
+import { createApiToken, createSignInThrottle } from "@cyclium/core/console-auth";
 import {
   auditRows,
   seedTestUsers,
@@ -184,6 +184,30 @@ describe("audit of refused reads and rejected REST input (issue 29)", () => {
         }) as unknown,
       }),
     ]);
+  });
+
+  it("records a REST read refused for its query, with the field", async () => {
+    const { token } = await createApiToken({
+      db: database.pool,
+      name: "reader",
+      role: "viewer",
+      createdBy: users.admin.id,
+    });
+    const list = await triggerEndpoints().list(
+      new Request("http://console.test/api/v1/tenants/default/triggers?limit=0", {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+      { params: Promise.resolve({ t: "default" }) },
+    );
+    expect(list.status).toBe(400);
+    expect(await list.json()).toMatchObject({ code: "invalid_pagination" });
+    expect(await auditRows(database.pool, "triggers.list")).toContainEqual(
+      expect.objectContaining({
+        principal: "token:reader",
+        outcome: "refused",
+        detail: expect.objectContaining({ reason: "invalid_input", field: "limit" }) as unknown,
+      }),
+    );
   });
 
   it("records rejected REST input with the field it names", async () => {

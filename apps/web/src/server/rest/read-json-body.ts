@@ -5,20 +5,28 @@ import { describeInputProblem, findInputProblem } from "../input/untrusted-input
 /** Fire bodies are a small context object; 64 KiB is generous and bounds what we parse. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** Errors thrown here, by the field they name, until the endpoint records them as refusals. */
-const bodyRefusals = new WeakMap<object, { field: string; message: string }>();
+/** Refusals of a body or query, by the field they name, until the endpoint records them. */
+const bodyRefusals = new WeakMap<object, TBodyRefusal>();
 
-function refuseBody(field: string, message: string): CycliumError {
+export interface TBodyRefusal {
+  field: string;
+  message: string;
+  /** The code answered (400), when not `invalid_input`: Cloacina's `invalid_pagination`. */
+  code: string;
+}
+
+/** An `invalid_input` error for a request's body or query, audited by the REST endpoint. */
+export function refuseBody(field: string, message: string, code = "invalid_input"): CycliumError {
   const error = new CycliumError("invalid_input", message, { details: { field } });
-  bodyRefusals.set(error, { field, message: error.message });
+  bodyRefusals.set(error, { field, message: error.message, code });
   return error;
 }
 
 /**
- * The field and message of a body this module refused (null for any other error): the REST
+ * The field and message of a body or query refused here (null for any other error): the REST
  * endpoint audits it, since it is thrown before the handler's audited work begins.
  */
-export function bodyRefusalOf(error: unknown): { field: string; message: string } | null {
+export function bodyRefusalOf(error: unknown): TBodyRefusal | null {
   return typeof error === "object" && error !== null ? (bodyRefusals.get(error) ?? null) : null;
 }
 
@@ -56,6 +64,23 @@ export async function readJsonBody<S extends z.ZodType>(
     throw refuseBody(
       parsed.error.issues[0]?.path.map(String).join(".") || "(body)",
       `Invalid request body: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The request's query string validated by `schema`; a mismatch is `invalid_input` (400). */
+export function readQuery<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  code = "invalid_input",
+): z.output<S> {
+  const parsed = schema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) {
+    throw refuseBody(
+      parsed.error.issues[0]?.path.map(String).join(".") || "(query)",
+      z.prettifyError(parsed.error),
+      code,
     );
   }
   return parsed.data;

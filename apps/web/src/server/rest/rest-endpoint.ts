@@ -79,8 +79,13 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
         });
         return restError(status, code, message);
       };
-      const refuseInput = (message: string, field: string, principal: TPrincipal) =>
-        refuse(400, "invalid_input", message, "invalid_input", principal, {
+      const refuseInput = (
+        message: string,
+        field: string,
+        principal: TPrincipal,
+        code = "invalid_input",
+      ) =>
+        refuse(400, code, message, "invalid_input", principal, {
           field,
           message: message.slice(0, 500),
         });
@@ -163,7 +168,12 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
         // A body refused before the handler's audited work began left no row of its own.
         const bodyRefusal = bodyRefusalOf(error);
         if (bodyRefusal === null) throw error;
-        return await refuseInput(bodyRefusal.message, bodyRefusal.field, principal);
+        return await refuseInput(
+          bodyRefusal.message,
+          bodyRefusal.field,
+          principal,
+          bodyRefusal.code,
+        );
       }
       // A handler answers with a Response when the status is not 200 (a create's 201).
       return body instanceof Response ? body : restJson(body);
