@@ -153,9 +153,7 @@ function scheduleSummaries(delayMs: number): void {
  * minute with `all`, for a test or a clean shutdown): how many refusals went unwritten, by reason.
  * Never throws.
  */
-export async function writeCappedRefusalSummaries(
-  options: { all?: boolean } = {},
-): Promise<void> {
+export async function writeCappedRefusalSummaries(options: { all?: boolean } = {}): Promise<void> {
   const currentMinute = Math.floor(Date.now() / 60_000);
   const due = [...cappedRefusals].filter(
     ([, capped]) => options.all === true || capped.minute < currentMinute,
@@ -182,6 +180,16 @@ export async function writeCappedRefusalSummaries(
   }
   // Refusals of the current minute wait for their own timer.
   if (cappedRefusals.size > 0) scheduleSummaries(61_000);
+}
+
+/**
+ * Counts a call the refusal limit answered 429 before any database work (auth/refusal-limiter.ts)
+ * into its address's `refusals.capped` row, written once the minute is over: the call itself
+ * still costs no query.
+ */
+export function countBlockedRefusal(db: pg.Pool, ip: string | null): void {
+  countRefusal("rate_limited");
+  countCappedRefusal(db, ip, Math.floor(Date.now() / 60_000), "rate_limited");
 }
 
 /** Records a refused attempt. Never throws: a refusal must be answered even if the log is down. */

@@ -8,7 +8,7 @@
 import { apiTokenReachesTenant } from "@cyclium/core/console-auth";
 import type pg from "pg";
 import { z } from "zod";
-import { recordRefusal, type TRefusalReason } from "../audit/audited";
+import { countBlockedRefusal, recordRefusal, type TRefusalReason } from "../audit/audited";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
 import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
@@ -93,6 +93,7 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
       // database work (auth/refusal-limiter.ts).
       const retryAfter = await refusalBlock(info.ip, request.headers);
       if (retryAfter !== null) {
+        countBlockedRefusal(db, info.ip);
         const response = restError(
           429,
           "too_many_refusals",

@@ -1,4 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type pg from "pg";
+import { countBlockedRefusal } from "../audit/audited";
 import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
 import { readRequestInfo } from "../auth/request-info";
 import type { TTrpcContext } from "./init";
@@ -34,16 +36,21 @@ const SSE_RESPONSE_HEADERS = {
 /**
  * Serves one /api/trpc request. The route handler passes the real context; tests pass one
  * built around a test database and go through exactly this HTTP layer (batching, methods, body).
+ * `getDb` is where a call answered 429 is counted for the audit log's summary row.
  */
 export async function handleTrpcHttpRequest(
   request: Request,
   createContext: (type: "query" | "mutation" | "subscription" | "unknown") => Promise<TTrpcContext>,
+  getDb: () => pg.Pool,
 ): Promise<Response> {
   // Past its budget of refusals an address gets 429 for credential-less calls before any
   // database work (auth/refusal-limiter.ts).
   const { ip } = readRequestInfo(request.headers);
   const retryAfter = await refusalBlock(ip, request.headers);
-  if (retryAfter !== null) return tooManyRefusals(retryAfter);
+  if (retryAfter !== null) {
+    countBlockedRefusal(getDb(), ip);
+    return tooManyRefusals(retryAfter);
+  }
   const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req: request,

@@ -170,8 +170,10 @@ async function callBatch(
           headers: { "content-type": "application/json" },
           body,
         });
-  const response = await handleTrpcHttpRequest(request, () =>
-    Promise.resolve(testContext(database.pool, principal)),
+  const response = await handleTrpcHttpRequest(
+    request,
+    () => Promise.resolve(testContext(database.pool, principal)),
+    () => database.pool,
   );
   const json = (await response.json()) as TTrpcAnswer["items"] | TTrpcAnswer["items"][number];
   return { status: response.status, items: Array.isArray(json) ? json : [json] };
@@ -262,6 +264,7 @@ describe("tRPC fuzz: every procedure, bad input", () => {
     const response = await handleTrpcHttpRequest(
       new Request("http://console.test/api/trpc/auth.session"),
       () => Promise.resolve(testContext(database.pool, users.viewer)),
+      () => database.pool,
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
