@@ -11,6 +11,7 @@ import {
   type TTestUsers,
 } from "../auth/testing/auth-test-kit";
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";
+import { handleTrpcHttpRequest } from "../trpc/http-handler";
 import { createCaller } from "../trpc/root-router";
 import { insertAuditEntry } from "./audit-entry";
 import { writeCappedRefusalSummaries } from "./audited";
@@ -161,6 +162,29 @@ describe("audit of refused reads and rejected REST input (issue 29)", () => {
         principal: "anonymous",
         outcome: "refused",
         detail: expect.objectContaining({ reason: "unauthenticated", type: "query" }) as unknown,
+      }),
+    ]);
+  });
+
+  it("records a tRPC call whose body is not JSON", async () => {
+    const response = await handleTrpcHttpRequest(
+      new Request("http://console.test/api/trpc/triggers.resume", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{not json",
+      }),
+      () => Promise.resolve(testContext(database.pool, users.operator)),
+      () => database.pool,
+    );
+    expect(response.status).toBe(400);
+    const rows = (await auditRows(database.pool, "triggers.resume")).filter(
+      (row) => row.detail.field === "(input)",
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        principal: `user:${users.operator.name}`,
+        outcome: "refused",
+        detail: expect.objectContaining({ reason: "invalid_input", type: "mutation" }) as unknown,
       }),
     ]);
   });

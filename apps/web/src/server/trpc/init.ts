@@ -176,7 +176,15 @@ const inputBoundary = t.middleware(async ({ ctx, type, path, getRawInput, next }
       reason: "invalid_input",
       detail: { type, field, message: message.slice(0, 500) },
     });
-  const problem = findInputProblem(await getRawInput());
+  let rawInput: unknown;
+  try {
+    rawInput = await getRawInput();
+  } catch (error) {
+    // The request's body is not JSON (tRPC answers 400 with the parser's message).
+    await refuse(error instanceof Error ? error.message : "Invalid input", "(input)");
+    throw error;
+  }
+  const problem = findInputProblem(rawInput);
   if (problem !== null) {
     const message = describeInputProblem(problem);
     await refuse(message, problem.path);
