@@ -11,7 +11,7 @@ import {
   type TTestUsers,
 } from "../auth/testing/auth-test-kit";
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";
-import { handleTrpcHttpRequest } from "../trpc/http-handler";
+import { handleTrpcHttpRequest, MAX_BATCH_SIZE } from "../trpc/http-handler";
 import { createCaller } from "../trpc/root-router";
 import { insertAuditEntry } from "./audit-entry";
 import { writeCappedRefusalSummaries } from "./audited";
@@ -185,6 +185,27 @@ describe("audit of refused reads and rejected REST input (issue 29)", () => {
         principal: `user:${users.operator.name}`,
         outcome: "refused",
         detail: expect.objectContaining({ reason: "invalid_input", type: "mutation" }) as unknown,
+      }),
+    ]);
+  });
+
+  it("records a tRPC batch refused as a whole", async () => {
+    const paths = Array.from({ length: MAX_BATCH_SIZE + 1 }, () => "overview.stats").join(",");
+    const response = await handleTrpcHttpRequest(
+      new Request(`http://console.test/api/trpc/${paths}?batch=1`),
+      () => Promise.resolve(testContext(database.pool, users.viewer)),
+      () => database.pool,
+    );
+    expect(response.status).toBe(400);
+    expect(await auditRows(database.pool, "trpc.request")).toEqual([
+      expect.objectContaining({
+        principal: `user:${users.viewer.name}`,
+        outcome: "refused",
+        detail: expect.objectContaining({
+          reason: "invalid_input",
+          field: "(request)",
+          message: "Batch call exceeds maximum size",
+        }) as unknown,
       }),
     ]);
   });

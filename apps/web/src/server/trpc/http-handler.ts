@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type pg from "pg";
-import { countBlockedRefusal } from "../audit/audited";
+import { countBlockedRefusal, recordRefusal } from "../audit/audited";
 import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
 import { readRequestInfo } from "../auth/request-info";
 import type { TTrpcContext } from "./init";
@@ -51,6 +51,9 @@ export async function handleTrpcHttpRequest(
     countBlockedRefusal(getDb(), ip);
     return tooManyRefusals(retryAfter);
   }
+  // A request refused as a whole (a batch over MAX_BATCH_SIZE, a path that does not decode)
+  // fails before any procedure, so no middleware records it; it is recorded here instead.
+  let wholeRequestRefusal: string | null = null;
   const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req: request,
@@ -60,7 +63,10 @@ export async function handleTrpcHttpRequest(
     responseMeta: ({ type }) => ({
       headers: type === "subscription" ? SSE_RESPONSE_HEADERS : TRPC_RESPONSE_HEADERS,
     }),
-    onError({ error, path, type }) {
+    onError({ error, path, type, ctx }) {
+      if (ctx === undefined && (error.code === "BAD_REQUEST" || error.code === "PARSE_ERROR")) {
+        wholeRequestRefusal = error.message;
+      }
       // Expected failures (bad input, not found) are answered to the caller; only bugs and
       // infrastructure faults are logged, with the full error the browser never sees.
       if (error.code === "INTERNAL_SERVER_ERROR") {
@@ -70,7 +76,30 @@ export async function handleTrpcHttpRequest(
   });
   // A refused call or batch (every call refused alike) answers 401 or 403.
   if (response.status === 401 || response.status === 403) await noteRefusal(ip);
+  if (wholeRequestRefusal !== null)
+    await recordWholeRequestRefusal(request, createContext, wholeRequestRefusal);
   return response;
+}
+
+async function recordWholeRequestRefusal(
+  request: Request,
+  createContext: (type: "unknown") => Promise<TTrpcContext>,
+  message: string,
+): Promise<void> {
+  try {
+    // The context names who sent it (a session lookup, only on this refusal's path).
+    const ctx = await createContext("unknown");
+    await recordRefusal(ctx.db, {
+      principal: ctx.principal,
+      action: "trpc.request",
+      target: new URL(request.url).pathname.replace(/^\/api\/trpc\/?/, ""),
+      ip: ctx.request.ip,
+      reason: "invalid_input",
+      detail: { field: "(request)", message: message.slice(0, 500) },
+    });
+  } catch (error) {
+    console.error("audit: could not record a refused tRPC request", error);
+  }
 }
 
 /** tRPC's error shape, so the console's client shows the message. */
