@@ -28,8 +28,11 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     );
   }
   // Next.js refuses a server action (sign-in, sign-out) from another origin by throwing, which
-  // answered 500; refuse it here first, as a 403, and record it like every other refusal.
-  if (request.method === "POST" && request.headers.has("next-action")) {
+  // answered 500; refuse it here first, as a 403, and record it like every other refusal. A
+  // plain HTML form posted to a page is a server action to Next.js too (it reads the action id
+  // from the form's fields, with no `next-action` header), so every POST to a page counts: pages
+  // take no other POST.
+  if (request.method === "POST" && (request.headers.has("next-action") || isPagePath(pathname))) {
     const info = readRequestInfo(request.headers);
     if (info.origin === "cross") {
       await recordRefusal(getPool(), {
@@ -64,6 +67,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const next = `${pathname}${request.nextUrl.search}`;
   if (next !== "/") signIn.searchParams.set("next", next);
   return withEveryResponseHeaders(NextResponse.redirect(signIn));
+}
+
+function isPagePath(pathname: string): boolean {
+  return !NOT_A_PAGE.test(pathname) && !CLOACINA_PATH.test(pathname);
 }
 
 /**

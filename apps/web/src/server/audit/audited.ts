@@ -85,15 +85,16 @@ export type TRefusalReason =
 
 /**
  * Anonymous refusals are written at most this often per address and process; past that they are
- * only counted (cyclium_web_refusals_total). Signed-in callers are always written: they are
- * accountable and bounded by their account. Without the cap, an anonymous script could fill the
- * audit table at the speed of refused requests (one POST batched 40 audited mutations, issue 13).
+ * counted, and each address's count is written as one `refusals.capped` row when its minute is
+ * over (OWASP ASVS V16: failures are logged, none silently dropped). Signed-in callers are always
+ * written: they are accountable and bounded by their account. Without the cap, an anonymous
+ * script could fill the audit table at the speed of refused requests (one POST batched 40
+ * audited mutations, issue 13).
  */
 const ANONYMOUS_ROWS_PER_MINUTE = 30;
 const anonymousRows = new Map<string, { minute: number; rows: number }>();
 
-function anonymousRowAllowed(ip: string | null, now = Date.now()): boolean {
-  const minute = Math.floor(now / 60_000);
+function anonymousRowAllowed(ip: string | null, minute: number): boolean {
   const key = ip ?? "-";
   const bucket = anonymousRows.get(key);
   if (bucket === undefined || bucket.minute !== minute) {
@@ -105,6 +106,90 @@ function anonymousRowAllowed(ip: string | null, now = Date.now()): boolean {
   }
   bucket.rows += 1;
   return bucket.rows <= ANONYMOUS_ROWS_PER_MINUTE;
+}
+
+interface TCappedRefusals {
+  db: pg.Pool;
+  ip: string | null;
+  minute: number;
+  refusals: number;
+  reasons: Partial<Record<TRefusalReason, number>>;
+}
+
+/** Refusals past the cap, per address and minute, until their summary row is written. */
+const cappedRefusals = new Map<string, TCappedRefusals>();
+let summaryTimer: NodeJS.Timeout | undefined;
+
+function countCappedRefusal(
+  db: pg.Pool,
+  ip: string | null,
+  minute: number,
+  reason: TRefusalReason,
+): void {
+  const key = `${ip ?? "-"} ${minute}`;
+  let capped = cappedRefusals.get(key);
+  if (capped === undefined) {
+    capped = { db, ip, minute, refusals: 0, reasons: {} };
+    cappedRefusals.set(key, capped);
+  }
+  capped.refusals += 1;
+  capped.reasons[reason] = (capped.reasons[reason] ?? 0) + 1;
+  // Just after the minute ends.
+  scheduleSummaries((minute + 1) * 60_000 - Date.now() + 1_000);
+}
+
+function scheduleSummaries(delayMs: number): void {
+  if (summaryTimer !== undefined) return;
+  summaryTimer = setTimeout(() => {
+    summaryTimer = undefined;
+    void writeCappedRefusalSummaries();
+  }, delayMs);
+  // A process that is stopping does not wait for it.
+  summaryTimer.unref();
+}
+
+/**
+ * Writes one `refusals.capped` row per address for each minute that is over (every pending
+ * minute with `all`, for a test or a clean shutdown): how many refusals went unwritten, by reason.
+ * Never throws.
+ */
+export async function writeCappedRefusalSummaries(options: { all?: boolean } = {}): Promise<void> {
+  const currentMinute = Math.floor(Date.now() / 60_000);
+  const due = [...cappedRefusals].filter(
+    ([, capped]) => options.all === true || capped.minute < currentMinute,
+  );
+  for (const [key, capped] of due) {
+    cappedRefusals.delete(key);
+    try {
+      await insertAuditEntry(capped.db, {
+        principal: null,
+        action: "refusals.capped",
+        target: null,
+        outcome: "refused",
+        ip: capped.ip,
+        detail: {
+          refusals: capped.refusals,
+          reasons: capped.reasons,
+          from: new Date(capped.minute * 60_000).toISOString(),
+          to: new Date((capped.minute + 1) * 60_000).toISOString(),
+        },
+      });
+    } catch (error) {
+      console.error("audit: could not record a summary of capped refusals", error);
+    }
+  }
+  // Refusals of the current minute wait for their own timer.
+  if (cappedRefusals.size > 0) scheduleSummaries(61_000);
+}
+
+/**
+ * Counts a call the refusal limit answered 429 before any database work (auth/refusal-limiter.ts)
+ * into its address's `refusals.capped` row, written once the minute is over: the call itself
+ * still costs no query.
+ */
+export function countBlockedRefusal(db: pg.Pool, ip: string | null): void {
+  countRefusal("rate_limited");
+  countCappedRefusal(db, ip, Math.floor(Date.now() / 60_000), "rate_limited");
 }
 
 /** Records a refused attempt. Never throws: a refusal must be answered even if the log is down. */
@@ -120,7 +205,11 @@ export async function recordRefusal(
   },
 ): Promise<void> {
   countRefusal(refusal.reason);
-  if (refusal.principal === null && !anonymousRowAllowed(refusal.ip)) return;
+  const minute = Math.floor(Date.now() / 60_000);
+  if (refusal.principal === null && !anonymousRowAllowed(refusal.ip, minute)) {
+    countCappedRefusal(db, refusal.ip, minute, refusal.reason);
+    return;
+  }
   try {
     await insertAuditEntry(db, {
       principal: refusal.principal,

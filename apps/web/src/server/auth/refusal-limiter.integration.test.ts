@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeCappedRefusalSummaries } from "../audit/audited";
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";
 import { handleTrpcHttpRequest } from "../trpc/http-handler";
 import { PEER_ADDRESS_HEADER } from "./client-address";
@@ -25,7 +26,9 @@ async function trpcRead(address: string, signedIn: boolean): Promise<Response> {
   if (signedIn) headers.set("cookie", `${SESSION_COOKIE}=session-of-the-viewer`);
   return handleTrpcHttpRequest(
     new Request("http://console.test/api/trpc/overview.stats", { headers }),
-    () => Promise.resolve(testContext(database.pool, signedIn ? users.viewer : null)),
+    () =>
+      Promise.resolve(testContext(database.pool, signedIn ? users.viewer : null, { ip: address })),
+    () => database.pool,
   );
 }
 
@@ -60,5 +63,26 @@ describe("the rate limit for anonymous and refused calls", () => {
     );
     expect(rest.status).toBe(429);
     expect(await rest.json()).toMatchObject({ code: "too_many_refusals" });
+
+    // None of the prober's refusals goes unrecorded: its rows and its summary rows (the 429s,
+    // which cost no query, and the refusals past the anonymous row cap) add up to every call.
+    await writeCappedRefusalSummaries({ all: true });
+    const { rows } = await database.pool.query<{ action: string; refusals: number }>(
+      `SELECT action, coalesce((detail->>'refusals')::int, 1) AS refusals
+         FROM cyclium_audit_log WHERE ip = $1 AND outcome = 'refused'`,
+      [prober],
+    );
+    const total = rows.reduce((sum, row) => sum + row.refusals, 0);
+    expect(total).toBe(REFUSALS_PER_MINUTE + 2);
+    const summaries = await database.pool.query<{ reasons: Record<string, number> }>(
+      `SELECT detail->'reasons' AS reasons FROM cyclium_audit_log
+        WHERE ip = $1 AND action = 'refusals.capped'`,
+      [prober],
+    );
+    const rateLimited = summaries.rows.reduce(
+      (sum, row) => sum + (row.reasons.rate_limited ?? 0),
+      0,
+    );
+    expect(rateLimited).toBe(2);
   });
 });

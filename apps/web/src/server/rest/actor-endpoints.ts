@@ -25,7 +25,7 @@ import {
   ZActorPatchBody,
   type TActorParams,
 } from "./actor-endpoints.schema";
-import { readJsonBody } from "./read-json-body";
+import { readJsonBody, refuseBody } from "./read-json-body";
 import { restEndpoint, type TRestCall, type TRestDeps, type TRouteHandler } from "./rest-endpoint";
 import { restJson } from "./rest-response";
 import { ZTenantParams } from "./trigger-endpoints.schema";
@@ -180,8 +180,8 @@ export function createActorEndpoints(deps: TRestDeps): {
 async function replacement(call: TRestCall<TActorParams>) {
   const { identifier, ...fields } = await readJsonBody(call.request, ZActorBody);
   if (identifier !== call.params.name) {
-    throw new CycliumError(
-      "invalid_input",
+    throw refuseBody(
+      "identifier",
       `Invalid request body: identifier "${identifier}" is not the actor in the path ("${call.params.name}"); identifiers cannot be renamed.`,
     );
   }

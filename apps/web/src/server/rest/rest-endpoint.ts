@@ -1,18 +1,20 @@
 /**
  * One REST v1 endpoint: authenticate (Bearer API token, or the console's session cookie),
  * enforce the same-origin rule on writes, check the role, validate the path with zod, run the
- * handler, map its failures (rest-response.ts). Refused writes are written to the audit log.
+ * handler, map its failures (rest-response.ts). Every refusal, reads and rejected input
+ * included, is written to the audit log (anonymous ones capped: audit/audited.ts).
  * Route files only bind a spec to the HTTP method; see trigger-endpoints.ts.
  */
 import { apiTokenReachesTenant } from "@cyclium/core/console-auth";
 import type pg from "pg";
 import { z } from "zod";
-import { recordRefusal, type TRefusalReason } from "../audit/audited";
+import { countBlockedRefusal, recordRefusal, type TRefusalReason } from "../audit/audited";
 import { roleAtLeast, type TPrincipal, type TRole } from "../auth/principal";
 import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
 import { readRequestInfo, type TRequestInfo } from "../auth/request-info";
 import { resolvePrincipal } from "../auth/resolve-principal";
+import { bodyRefusalOf } from "./read-json-body";
 import { finishRestResponse, restError, restErrorFromException, restJson } from "./rest-response";
 
 export interface TRestDeps {
@@ -63,25 +65,35 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
         message: string,
         reason: TRefusalReason,
         principal: TPrincipal | null,
+        detail: Record<string, unknown> = {},
       ) => {
         await noteRefusal(info.ip);
-        // Reads are not audited: refused or not, they change nothing.
-        if (spec.method !== "GET") {
-          await recordRefusal(db, {
-            principal,
-            action: spec.action,
-            target: typeof rawParams.name === "string" ? rawParams.name : null,
-            ip: info.ip,
-            reason,
-            detail: { via: "rest", tenant: rawParams.t },
-          });
-        }
+        // Reads too (issue 29, OWASP ASVS V16): a refused read is a probe worth seeing.
+        await recordRefusal(db, {
+          principal,
+          action: spec.action,
+          target: typeof rawParams.name === "string" ? rawParams.name : null,
+          ip: info.ip,
+          reason,
+          detail: { via: "rest", method: spec.method, tenant: rawParams.t, ...detail },
+        });
         return restError(status, code, message);
       };
+      const refuseInput = (
+        message: string,
+        field: string,
+        principal: TPrincipal,
+        code = "invalid_input",
+      ) =>
+        refuse(400, code, message, "invalid_input", principal, {
+          field,
+          message: message.slice(0, 500),
+        });
       // Past its budget of refusals, an address gets 429 for credential-less calls before any
       // database work (auth/refusal-limiter.ts).
       const retryAfter = await refusalBlock(info.ip, request.headers);
       if (retryAfter !== null) {
+        countBlockedRefusal(db, info.ip);
         const response = restError(
           429,
           "too_many_refusals",
@@ -142,10 +154,28 @@ function answerOf<P>(spec: TRestEndpointSpec<P>, deps: TRestDeps): TRouteHandler
         ...rawParams,
         ...Object.fromEntries(new URL(request.url).searchParams),
       });
-      if (problem !== null) return restError(400, "invalid_input", describeInputProblem(problem));
+      if (problem !== null) {
+        return await refuseInput(describeInputProblem(problem), problem.path, principal);
+      }
       const params = spec.params.safeParse(rawParams);
-      if (!params.success) return restError(400, "invalid_input", z.prettifyError(params.error));
-      const body = await spec.handle({ request, params: params.data, principal, db, info });
+      if (!params.success) {
+        const field = params.error.issues[0]?.path.map(String).join(".") || "(path)";
+        return await refuseInput(z.prettifyError(params.error), field, principal);
+      }
+      let body: unknown;
+      try {
+        body = await spec.handle({ request, params: params.data, principal, db, info });
+      } catch (error) {
+        // A body refused before the handler's audited work began left no row of its own.
+        const bodyRefusal = bodyRefusalOf(error);
+        if (bodyRefusal === null) throw error;
+        return await refuseInput(
+          bodyRefusal.message,
+          bodyRefusal.field,
+          principal,
+          bodyRefusal.code,
+        );
+      }
       // A handler answers with a Response when the status is not 200 (a create's 201).
       return body instanceof Response ? body : restJson(body);
     } catch (error) {

@@ -11,10 +11,9 @@ import {
   pauseTrigger,
   resumeTrigger,
 } from "@cyclium/core/triggers";
-import { z } from "zod";
 import { audited } from "../audit/audited";
 import { describePrincipal } from "../auth/principal";
-import { readJsonBody } from "./read-json-body";
+import { readJsonBody, readQuery } from "./read-json-body";
 import {
   restEndpoint,
   type TRestCall,
@@ -22,7 +21,6 @@ import {
   type TRestEndpointSpec,
   type TRouteHandler,
 } from "./rest-endpoint";
-import { restError } from "./rest-response";
 import {
   CLOACINA_ERROR_CODES,
   ZFireTriggerBody,
@@ -39,10 +37,6 @@ const runtimeNotRunning = (): Promise<never> =>
 
 export interface TTriggerEndpointDeps extends TRestDeps {
   getTriggerServices: () => TTriggerServices | null;
-}
-
-function query<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
-  return schema.parse(Object.fromEntries(new URL(request.url).searchParams));
 }
 
 /** Every trigger endpoint answers errors with Cloacina's codes. */
@@ -80,13 +74,8 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
         action: "triggers.list",
         params: ZTenantParams,
         handle: async ({ request, params, db }) => {
-          const page = ZListTriggersQuery.safeParse(
-            Object.fromEntries(new URL(request.url).searchParams),
-          );
-          if (!page.success) {
-            return restError(400, "invalid_pagination", z.prettifyError(page.error));
-          }
-          return listTriggers({ db, ...registries(), tenantId: params.t, ...page.data });
+          const page = readQuery(request, ZListTriggersQuery, "invalid_pagination");
+          return listTriggers({ db, ...registries(), tenantId: params.t, ...page });
         },
       },
       deps,
@@ -103,7 +92,7 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
             ...registries(),
             tenantId: params.t,
             name: params.name,
-            ...query(request, ZInspectTriggerQuery),
+            ...readQuery(request, ZInspectTriggerQuery),
           }),
       },
       deps,

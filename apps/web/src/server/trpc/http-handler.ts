@@ -1,4 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type pg from "pg";
+import { countBlockedRefusal, recordRefusal } from "../audit/audited";
 import { noteRefusal, refusalBlock } from "../auth/refusal-limiter";
 import { readRequestInfo } from "../auth/request-info";
 import type { TTrpcContext } from "./init";
@@ -34,16 +36,24 @@ const SSE_RESPONSE_HEADERS = {
 /**
  * Serves one /api/trpc request. The route handler passes the real context; tests pass one
  * built around a test database and go through exactly this HTTP layer (batching, methods, body).
+ * `getDb` is where a call answered 429 is counted for the audit log's summary row.
  */
 export async function handleTrpcHttpRequest(
   request: Request,
   createContext: (type: "query" | "mutation" | "subscription" | "unknown") => Promise<TTrpcContext>,
+  getDb: () => pg.Pool,
 ): Promise<Response> {
   // Past its budget of refusals an address gets 429 for credential-less calls before any
   // database work (auth/refusal-limiter.ts).
   const { ip } = readRequestInfo(request.headers);
   const retryAfter = await refusalBlock(ip, request.headers);
-  if (retryAfter !== null) return tooManyRefusals(retryAfter);
+  if (retryAfter !== null) {
+    countBlockedRefusal(getDb(), ip);
+    return tooManyRefusals(retryAfter);
+  }
+  // A request refused as a whole (a batch over MAX_BATCH_SIZE, a path that does not decode)
+  // fails before any procedure, so no middleware records it; it is recorded here instead.
+  let wholeRequestRefusal: string | null = null;
   const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req: request,
@@ -53,7 +63,10 @@ export async function handleTrpcHttpRequest(
     responseMeta: ({ type }) => ({
       headers: type === "subscription" ? SSE_RESPONSE_HEADERS : TRPC_RESPONSE_HEADERS,
     }),
-    onError({ error, path, type }) {
+    onError({ error, path, type, ctx }) {
+      if (ctx === undefined && (error.code === "BAD_REQUEST" || error.code === "PARSE_ERROR")) {
+        wholeRequestRefusal = error.message;
+      }
       // Expected failures (bad input, not found) are answered to the caller; only bugs and
       // infrastructure faults are logged, with the full error the browser never sees.
       if (error.code === "INTERNAL_SERVER_ERROR") {
@@ -63,7 +76,30 @@ export async function handleTrpcHttpRequest(
   });
   // A refused call or batch (every call refused alike) answers 401 or 403.
   if (response.status === 401 || response.status === 403) await noteRefusal(ip);
+  if (wholeRequestRefusal !== null)
+    await recordWholeRequestRefusal(request, createContext, wholeRequestRefusal);
   return response;
+}
+
+async function recordWholeRequestRefusal(
+  request: Request,
+  createContext: (type: "unknown") => Promise<TTrpcContext>,
+  message: string,
+): Promise<void> {
+  try {
+    // The context names who sent it (a session lookup, only on this refusal's path).
+    const ctx = await createContext("unknown");
+    await recordRefusal(ctx.db, {
+      principal: ctx.principal,
+      action: "trpc.request",
+      target: new URL(request.url).pathname.replace(/^\/api\/trpc\/?/, ""),
+      ip: ctx.request.ip,
+      reason: "invalid_input",
+      detail: { field: "(request)", message: message.slice(0, 500) },
+    });
+  } catch (error) {
+    console.error("audit: could not record a refused tRPC request", error);
+  }
 }
 
 /** tRPC's error shape, so the console's client shows the message. */

@@ -170,8 +170,10 @@ async function callBatch(
           headers: { "content-type": "application/json" },
           body,
         });
-  const response = await handleTrpcHttpRequest(request, () =>
-    Promise.resolve(testContext(database.pool, principal)),
+  const response = await handleTrpcHttpRequest(
+    request,
+    () => Promise.resolve(testContext(database.pool, principal)),
+    () => database.pool,
   );
   const json = (await response.json()) as TTrpcAnswer["items"] | TTrpcAnswer["items"][number];
   return { status: response.status, items: Array.isArray(json) ? json : [json] };
@@ -203,7 +205,7 @@ describe("tRPC fuzz: every procedure, bad input", () => {
   it("answers every bad input with a readable 4xx, never a 5xx", async () => {
     const failures: string[] = [];
     let calls = 0;
-    let refusedMutations = 0;
+    let refusedInputs = 0;
     const counts = () =>
       database.pool
         .query<{ users: number; tokens: number; refusals: number }>(
@@ -222,9 +224,7 @@ describe("tRPC fuzz: every procedure, bad input", () => {
         calls += chunk.length;
         if (answer.status >= 500) failures.push(`${procedure.path}: HTTP ${answer.status}`);
         answer.items.forEach((item, index) => {
-          if (procedure.type === "mutation" && item.error?.data?.code === "BAD_REQUEST") {
-            refusedMutations += 1;
-          }
+          if (item.error?.data?.code === "BAD_REQUEST") refusedInputs += 1;
           const problem = unreadable(item);
           if (problem !== null) {
             const input =
@@ -236,13 +236,13 @@ describe("tRPC fuzz: every procedure, bad input", () => {
     }
     expect(failures).toEqual([]);
     expect(calls).toBeGreaterThan(500);
-    // No partial write: no user or token came out of it. Every refused mutation left exactly one
-    // audit row (the caller is signed in, so the anonymous cap does not apply).
+    // No partial write: no user or token came out of it. Every refused input, reads included,
+    // left exactly one audit row (the caller is signed in, so the anonymous cap does not apply).
     const after = await counts();
     expect(after?.users).toBe(before?.users);
     expect(after?.tokens).toBe(before?.tokens);
-    expect(refusedMutations).toBeGreaterThan(100);
-    expect((after?.refusals ?? 0) - (before?.refusals ?? 0)).toBe(refusedMutations);
+    expect(refusedInputs).toBeGreaterThan(100);
+    expect((after?.refusals ?? 0) - (before?.refusals ?? 0)).toBe(refusedInputs);
   });
 
   it("names the field holding a NUL byte, and reads zod errors as text", async () => {
@@ -264,6 +264,7 @@ describe("tRPC fuzz: every procedure, bad input", () => {
     const response = await handleTrpcHttpRequest(
       new Request("http://console.test/api/trpc/auth.session"),
       () => Promise.resolve(testContext(database.pool, users.viewer)),
+      () => database.pool,
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
