@@ -7,6 +7,7 @@
 // in (an npm script's is its package's), then from this app (the demo); a
 // TypeScript module (this repository's demo and e2e deployments) is loaded through tsx.
 // SIGTERM and SIGINT are passed on; the console marks its node stopped and exits.
+// The same file starts the published package (@cyclium/console), whose build sits beside it.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -43,10 +44,56 @@ function resolveDeployment(specifier) {
   return specifier;
 }
 
+/** tsx's loader for a TypeScript deployment; a published install has none unless the team adds it. */
+function typescriptLoader(file) {
+  try {
+    return import.meta.resolve("tsx");
+  } catch {
+    console.error(
+      `CYCLIUM_DEPLOYMENT=${file} is TypeScript: compile it (tsc) and point CYCLIUM_DEPLOYMENT at the .js file, or install tsx beside the console.`,
+    );
+    process.exit(2);
+  }
+}
+
+/**
+ * Turbopack requires each server-external package (pg, pino, ...) under a hashed name it links in
+ * .next/node_modules at build time. A published install has no such links (npm packs no
+ * node_modules), so they are made here, once, to the packages npm installed for the console:
+ * externals.json, written when the package is packed, maps each hashed name to its package.
+ */
+function linkExternals() {
+  const manifest = path.join(webDir, "externals.json");
+  if (!fs.existsSync(manifest)) return;
+  const links = path.join(webDir, ".next/node_modules");
+  for (const [hashed, name] of Object.entries(JSON.parse(fs.readFileSync(manifest, "utf8")))) {
+    const link = path.join(links, hashed);
+    if (fs.existsSync(link)) continue;
+    const target = installedPackageDir(name);
+    if (!target) {
+      console.error(`${name} is not installed: reinstall @cyclium/console (npm install).`);
+      process.exit(2);
+    }
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(target, link, "dir");
+  }
+}
+
+/** The folder of an installed package, looked up the way Node would from the console's build. */
+function installedPackageDir(name) {
+  for (let dir = webDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name);
+    if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+linkExternals();
 const deployment = resolveDeployment(setting);
 const typescript = /\.[cm]?tsx?$/.test(deployment);
 const args = [
-  ...(typescript ? ["--import", import.meta.resolve("tsx")] : []),
+  ...(typescript ? ["--import", typescriptLoader(deployment)] : []),
   nextBin,
   "start",
   webDir,
