@@ -1,10 +1,11 @@
 import path from "node:path";
 import {
   createScratchProject,
+  npm,
   type ScratchProject,
 } from "../examples/getting-started/src/testing/scratch-project";
 import { expect, submitSignInForm, test } from "./support/fixtures";
-import { consoleBin, screenshotsDir } from "./support/paths";
+import { screenshotsDir } from "./support/paths";
 import { signalGroup, startProcess, waitForHttp, type ManagedProcess } from "./support/processes";
 import { e2eDatabaseUrl } from "./support/env";
 import { createApiToken } from "@cyclium/core/console-auth";
@@ -12,9 +13,9 @@ import { freePort } from "@cyclium/db/testing";
 
 // Issue 31's first day, end to end: the packages installed by name from a local registry into
 // a project outside the workspace, the guide's deployment compiled there, two workers started
-// with the guide's worker and the environment docs/deployment.md shows, and the console started
-// from that project's directory with its documented command, on that deployment (no build for
-// it). An operator fires the team's actor in the browser and sees it complete on a team worker.
+// with the guide's worker and the environment docs/deployment.md shows, and the console installed
+// by name (@cyclium/console) and started from that project's directory with its documented
+// command, on that deployment (no build for it). An operator fires the team's actor in the browser and sees it complete on a team worker.
 // Everything runs in its own env (`team`), so the suite's own worker and console ignore it.
 const TEAM_ENV = "team";
 const FIRE = "fire-greeter-greet";
@@ -35,6 +36,9 @@ test("a team's console on its own deployment, from its own directory", async ({ 
   const dir = project.dir;
   const databaseUrl = e2eDatabaseUrl();
   const shared = { DATABASE_URL: databaseUrl, CYCLIUM_ENV: TEAM_ENV };
+  // docs/getting-started.md section 6: the console is one more package of the team's project.
+  await npm(dir, ["install", "@cyclium/console"]);
+  const consoleBin = path.join(dir, "node_modules/@cyclium/console/dist/bin/cyclium-console.mjs");
 
   for (const identity of ["team-worker-1", "team-worker-2"]) {
     const port = await freePort();
