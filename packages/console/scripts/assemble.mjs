@@ -54,6 +54,32 @@ function staleReason() {
   return changed ? `${changed} changed since the last build` : undefined;
 }
 
+/**
+ * Waits while a `next build` of apps/web runs (test:all builds the console beside the tests that
+ * pack it): its build is then the one to reuse, and a second build beside it would fail on Next's
+ * lock. Probed with Next's own lock (an OS lock, so a file left by a killed build does not count).
+ */
+async function waitForRunningBuild() {
+  const lockPath = path.join(webDir, ".next/lock");
+  if (!fs.existsSync(lockPath)) return;
+  const requireFromWeb = createRequire(path.join(webDir, "package.json"));
+  await requireFromWeb("next/dist/build/swc/index.js").loadBindings();
+  const { Lockfile } = requireFromWeb("next/dist/build/lockfile.js");
+  const deadline = Date.now() + 15 * 60_000;
+  let said = false;
+  while (fs.existsSync(lockPath) && Date.now() < deadline) {
+    const lock = Lockfile.tryAcquire(lockPath, false);
+    if (lock) {
+      lock.unlockSync();
+      return;
+    }
+    if (!said) process.stderr.write("@cyclium/console: waiting for the next build under way…\n");
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+await waitForRunningBuild();
 const reason = staleReason();
 if (reason) {
   process.stderr.write(`@cyclium/console: building the console (${reason})…\n`);
