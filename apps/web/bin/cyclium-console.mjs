@@ -14,7 +14,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const setting = process.env.CYCLIUM_DEPLOYMENT?.trim() || "@cyclium/demo";
+const given = process.env.CYCLIUM_DEPLOYMENT?.trim();
+const setting = given || "@cyclium/demo";
 const base = process.cwd();
 const webDir = fileURLToPath(new URL("..", import.meta.url));
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
@@ -38,8 +39,22 @@ function resolveDeployment(specifier) {
     try {
       return createRequire(path.join(from, "package.json")).resolve(specifier);
     } catch {
-      // Not resolvable from here (or ESM-only): try the next place, else let the console explain.
+      // Not resolvable from here (or ESM-only): try the next place.
     }
+  }
+  // An ESM-only package cannot be resolved by require; one that is not installed at all is a
+  // start-up error here rather than a console serving pages without its node.
+  const name = specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
+  if (!installedPackageDir(name, base) && !installedPackageDir(name, webDir)) {
+    console.error(
+      given
+        ? `CYCLIUM_DEPLOYMENT=${specifier}: no such package installed in ${base}; give a package name your project depends on, or the path of your compiled deployment module, e.g. ./dist/deployment.js.`
+        : `CYCLIUM_DEPLOYMENT is not set: point it at your compiled deployment module, e.g. CYCLIUM_DEPLOYMENT=./dist/deployment.js.`,
+    );
+    process.exit(2);
   }
   return specifier;
 }
@@ -69,7 +84,7 @@ function linkExternals() {
   for (const [hashed, name] of Object.entries(JSON.parse(fs.readFileSync(manifest, "utf8")))) {
     const link = path.join(links, hashed);
     if (fs.existsSync(link)) continue;
-    const target = installedPackageDir(name);
+    const target = installedPackageDir(name, webDir);
     if (!target) {
       console.error(`${name} is not installed: reinstall @cyclium/console (npm install).`);
       process.exit(2);
@@ -80,9 +95,9 @@ function linkExternals() {
   }
 }
 
-/** The folder of an installed package, looked up the way Node would from the console's build. */
-function installedPackageDir(name) {
-  for (let dir = webDir; ; dir = path.dirname(dir)) {
+/** The folder of an installed package, looked up the way Node would from `from`. */
+function installedPackageDir(name, from) {
+  for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", name);
     if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
     if (path.dirname(dir) === dir) return undefined;
