@@ -18,6 +18,8 @@ import { freePort } from "@cyclium/db/testing";
 // command, on that deployment (no build for it). An operator fires the team's actor in the browser and sees it complete on a team worker.
 // Everything runs in its own env (`team`), so the suite's own worker and console ignore it.
 const TEAM_ENV = "team";
+/** npx as this node ships it, run by this node (as the scratch project runs npm). */
+const NPX_CLI = path.join(path.dirname(process.execPath), "../lib/node_modules/npm/bin/npx-cli.js");
 const FIRE = "fire-greeter-greet";
 
 let project: ScratchProject | undefined;
@@ -139,12 +141,14 @@ test("a team's console on its own deployment, from its own directory", async ({ 
     )
     .toEqual(["done"]);
 
-  // A console started again, then stopped with SIGTERM through its start command: the server
-  // ends and its node is marked stopped.
+  // A console started again the way getting-started.md writes it, `npx cyclium-console`, then
+  // stopped with one SIGTERM to npx alone (what a service manager signalling its main process
+  // does). npm exits without passing the signal on; the console must still stop its server and
+  // mark its node stopped, not stay serving as an orphan.
   const again = startProcess({
     name: "team-console-2",
     command: process.execPath,
-    args: [consoleBin, "--port", String(port), "--hostname", "127.0.0.1"],
+    args: [NPX_CLI, "cyclium-console", "--port", String(port), "--hostname", "127.0.0.1"],
     cwd: dir,
     env: {
       ...shared,
@@ -160,9 +164,36 @@ test("a team's console on its own deployment, from its own directory", async ({ 
         (await db.query(`SELECT 1 FROM cyclium_nodes WHERE identity = 'team-web'`)).rowCount,
     )
     .toBe(1);
-  await again.stop();
-  const { rows: stopped } = await db.query<{ status: string }>(
-    `SELECT status FROM cyclium_nodes WHERE identity = 'team-web'`,
-  );
-  expect(stopped.map((row) => row.status)).toEqual(["stopped"]);
+  process.kill(again.pid, "SIGTERM");
+  await again.exited;
+  await expect
+    .poll(
+      async () =>
+        (
+          await db.query<{ status: string }>(
+            `SELECT status FROM cyclium_nodes WHERE identity = 'team-web'`,
+          )
+        ).rows.map((row) => row.status),
+      { timeout: 20_000 },
+    )
+    .toEqual(["stopped"]);
+  await expect.poll(() => groupIsEmpty(again.pid), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(() =>
+      fetch(`${baseUrl}/api/health`).then(
+        () => "answers",
+        () => "closed",
+      ),
+    )
+    .toBe("closed");
 });
+
+/** True once no process of the group `pid` led is left. */
+function groupIsEmpty(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}

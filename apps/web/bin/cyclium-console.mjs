@@ -124,6 +124,18 @@ const child = spawn(process.execPath, args, {
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => child.kill(signal));
 }
+// Started through npm (`npx cyclium-console`, an npm script), a SIGTERM reaches npm, which exits
+// without passing it on (npm 11): the console was left serving, orphaned. Under npm, npm's exit
+// is the stop signal: the parent is watched and its disappearance stops the console like SIGTERM.
+if (process.env.npm_command) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    child.kill("SIGTERM");
+  }, 500);
+  watch.unref();
+}
 child.on("exit", (code, signal) => {
   process.exit(code ?? (signal === "SIGTERM" || signal === "SIGINT" ? 0 : 1));
 });
