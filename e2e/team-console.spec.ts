@@ -1,10 +1,11 @@
 import path from "node:path";
 import {
   createScratchProject,
+  npm,
   type ScratchProject,
 } from "../examples/getting-started/src/testing/scratch-project";
 import { expect, submitSignInForm, test } from "./support/fixtures";
-import { consoleBin, screenshotsDir } from "./support/paths";
+import { screenshotsDir } from "./support/paths";
 import { signalGroup, startProcess, waitForHttp, type ManagedProcess } from "./support/processes";
 import { e2eDatabaseUrl } from "./support/env";
 import { createApiToken } from "@cyclium/core/console-auth";
@@ -12,11 +13,13 @@ import { freePort } from "@cyclium/db/testing";
 
 // Issue 31's first day, end to end: the packages installed by name from a local registry into
 // a project outside the workspace, the guide's deployment compiled there, two workers started
-// with the guide's worker and the environment docs/deployment.md shows, and the console started
-// from that project's directory with its documented command, on that deployment (no build for
-// it). An operator fires the team's actor in the browser and sees it complete on a team worker.
+// with the guide's worker and the environment docs/deployment.md shows, and the console installed
+// by name (@cyclium/console) and started from that project's directory with its documented
+// command, on that deployment (no build for it). An operator fires the team's actor in the browser and sees it complete on a team worker.
 // Everything runs in its own env (`team`), so the suite's own worker and console ignore it.
 const TEAM_ENV = "team";
+/** npx as this node ships it, run by this node (as the scratch project runs npm). */
+const NPX_CLI = path.join(path.dirname(process.execPath), "../lib/node_modules/npm/bin/npx-cli.js");
 const FIRE = "fire-greeter-greet";
 
 let project: ScratchProject | undefined;
@@ -35,6 +38,9 @@ test("a team's console on its own deployment, from its own directory", async ({ 
   const dir = project.dir;
   const databaseUrl = e2eDatabaseUrl();
   const shared = { DATABASE_URL: databaseUrl, CYCLIUM_ENV: TEAM_ENV };
+  // docs/getting-started.md section 6: the console is one more package of the team's project.
+  await npm(dir, ["install", "@cyclium/console"]);
+  const consoleBin = path.join(dir, "node_modules/@cyclium/console/dist/bin/cyclium-console.mjs");
 
   for (const identity of ["team-worker-1", "team-worker-2"]) {
     const port = await freePort();
@@ -135,12 +141,14 @@ test("a team's console on its own deployment, from its own directory", async ({ 
     )
     .toEqual(["done"]);
 
-  // A console started again, then stopped with SIGTERM through its start command: the server
-  // ends and its node is marked stopped.
+  // A console started again the way getting-started.md writes it, `npx cyclium-console`, then
+  // stopped with one SIGTERM to npx alone (what a service manager signalling its main process
+  // does). npm exits without passing the signal on; the console must still stop its server and
+  // mark its node stopped, not stay serving as an orphan.
   const again = startProcess({
     name: "team-console-2",
     command: process.execPath,
-    args: [consoleBin, "--port", String(port), "--hostname", "127.0.0.1"],
+    args: [NPX_CLI, "cyclium-console", "--port", String(port), "--hostname", "127.0.0.1"],
     cwd: dir,
     env: {
       ...shared,
@@ -156,9 +164,36 @@ test("a team's console on its own deployment, from its own directory", async ({ 
         (await db.query(`SELECT 1 FROM cyclium_nodes WHERE identity = 'team-web'`)).rowCount,
     )
     .toBe(1);
-  await again.stop();
-  const { rows: stopped } = await db.query<{ status: string }>(
-    `SELECT status FROM cyclium_nodes WHERE identity = 'team-web'`,
-  );
-  expect(stopped.map((row) => row.status)).toEqual(["stopped"]);
+  process.kill(again.pid, "SIGTERM");
+  await again.exited;
+  await expect
+    .poll(
+      async () =>
+        (
+          await db.query<{ status: string }>(
+            `SELECT status FROM cyclium_nodes WHERE identity = 'team-web'`,
+          )
+        ).rows.map((row) => row.status),
+      { timeout: 20_000 },
+    )
+    .toEqual(["stopped"]);
+  await expect.poll(() => groupIsEmpty(again.pid), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(() =>
+      fetch(`${baseUrl}/api/health`).then(
+        () => "answers",
+        () => "closed",
+      ),
+    )
+    .toBe("closed");
 });
+
+/** True once no process of the group `pid` led is left. */
+function groupIsEmpty(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}

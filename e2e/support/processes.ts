@@ -12,6 +12,8 @@ export interface ManagedProcess {
   name: string;
   pid: number;
   logFile: string;
+  /** Resolves once the process has exited, however it was stopped. */
+  exited: Promise<void>;
   /** SIGTERM to the process group, SIGKILL after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -54,12 +56,18 @@ export function startProcess(options: {
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${options.name}: ${options.command}`);
   running.set(pid, child);
-  child.once("exit", () => running.delete(pid));
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      running.delete(pid);
+      resolve();
+    }),
+  );
 
   return {
     name: options.name,
     pid,
     logFile,
+    exited,
     stop(graceMs = 10_000) {
       return new Promise((resolve) => {
         if (hasExited(child)) return resolve();

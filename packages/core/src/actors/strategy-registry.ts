@@ -43,3 +43,21 @@ export class StrategyRegistry {
     return [...this.#strategies.keys()].sort();
   }
 }
+
+/**
+ * A registry by shape, not `instanceof`: a deployment module imports its own copy of core (the
+ * console loads it at start, beside the core it bundles), and a registry from that copy is still
+ * one. A record of strategies has no `get`/`names` functions (a strategy named so would be an
+ * object, not a function), so the two cannot be confused.
+ */
+export function isStrategyRegistry(value: unknown): value is StrategyRegistry {
+  if (value instanceof StrategyRegistry) return true;
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<Record<keyof StrategyRegistry, unknown>>;
+  return (
+    typeof candidate.get === "function" &&
+    typeof candidate.has === "function" &&
+    typeof candidate.names === "function" &&
+    typeof candidate.register === "function"
+  );
+}

@@ -6,6 +6,7 @@ import {
   type ActorDefinition,
   type AnyStrategy,
 } from "../actors/index";
+import { isStrategyRegistry } from "../actors/strategy-registry";
 import { PgBus, PgListener } from "../bus/index";
 import { createWorkClaims, type WorkClaims, type WorkClaimsMode } from "../claims/index";
 import { ConcurrencyLimits, ModeController, ModeSync, type Mode } from "../modes/index";
@@ -78,10 +79,9 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     typeof options.workClaims === "string"
       ? createWorkClaims({ mode: options.workClaims, db, telemetry, logger })
       : options.workClaims;
-  const strategies =
-    options.strategies instanceof StrategyRegistry
-      ? options.strategies
-      : new StrategyRegistry(options.strategies ?? {});
+  const strategies = isStrategyRegistry(options.strategies)
+    ? options.strategies
+    : new StrategyRegistry(options.strategies ?? {});
   const registry = new ActorRegistry({ actors: options.actors, strategies, logger });
 
   const listener = new PgListener({

@@ -19,6 +19,8 @@ const globalForNode = globalThis as typeof globalThis & {
   cycliumConsoleNode?: Promise<void>;
   /** The node once started: what a stop signal stops before the process exits. */
   cycliumConsoleStarted?: CycliumNode;
+  /** Set by a stop signal: a start still under way stops there instead of retrying. */
+  cycliumConsoleStopping?: boolean;
 };
 
 /** Starts this process's console node once (instrumentation.ts), retrying until it runs. */
@@ -36,7 +38,7 @@ async function startWithRetry(): Promise<void> {
     logger.info({}, "CYCLIUM_WEB_NODE=false: serving the console without a Cyclium node");
     return;
   }
-  for (;;) {
+  while (!globalForNode.cycliumConsoleStopping) {
     try {
       const workClaims = await loadWorkClaims({
         setting: env.CYCLIUM_WORK_CLAIMS,
@@ -59,8 +61,10 @@ async function startWithRetry(): Promise<void> {
         telemetry: getWebTelemetry(),
         logger,
       });
-      setConsoleRuntime(runtime);
       globalForNode.cycliumConsoleStarted = node;
+      // Stopped while it started: the signal's handler waits for this start, then stops it.
+      if (globalForNode.cycliumConsoleStopping) return;
+      setConsoleRuntime(runtime);
       logger.info({ actors: node.host.actorIds() }, "console node started (trigger_only)");
       return;
     } catch (error) {
@@ -91,11 +95,11 @@ function stopOnSignals(logger: pino.Logger): void {
     // not fall through to Node's default exit while the node is marking itself stopped.
     if (stopping) return;
     stopping = true;
+    globalForNode.cycliumConsoleStopping = true;
     logger.info({ signal }, "stopping the console");
     setConsoleRuntime(null);
-    // A signal during the start (its row already written as running) waits for the start to
-    // finish, then stops that node: a hand run killed 2 s after the first health answer left the
-    // row `running` when only an already started node was stopped.
+    // The node may still be starting (instrumentation does not wait for it, so the server answers
+    // first): its row is already `running`, so wait for that start before stopping the node.
     const stopNode = async () => {
       await globalForNode.cycliumConsoleNode;
       await globalForNode.cycliumConsoleStarted?.stop({ graceMs: STOP_GRACE_MS });
