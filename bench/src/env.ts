@@ -17,3 +17,8 @@ export function readBenchEnv(source: NodeJS.ProcessEnv = process.env): TBenchEnv
   }
   return parsed.data;
 }
+
+/** This process's environment with `extra` on top, for the worker processes the bench starts. */
+export function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
