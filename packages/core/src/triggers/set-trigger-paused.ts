@@ -29,7 +29,11 @@ export async function setTriggerPaused(
   return (result.rowCount ?? 0) > 0;
 }
 
+/** Pause and resume NOTIFY it (payload: the trigger's id), so schedulers re-read at once. */
+export const TRIGGERS_CHANNEL = "cyclium_triggers";
+
 const SQL = `
+WITH changed AS (
 UPDATE cyclium_triggers
    SET paused = $2,
        paused_by = CASE WHEN NOT $2 THEN NULL WHEN paused THEN paused_by ELSE $3 END,
@@ -37,4 +41,6 @@ UPDATE cyclium_triggers
        next_fire_at = CASE WHEN $2 OR $5 THEN next_fire_at ELSE $4 END,
        updated_at = now()
  WHERE id = $1
-RETURNING id`;
+RETURNING id
+)
+SELECT id, pg_notify('${TRIGGERS_CHANNEL}', id::text) FROM changed`;

@@ -47,6 +47,7 @@ export function triggerExtension(options: TriggerExtensionOptions): TriggerExten
         },
         isEnabled: () => node.modes.nodeMode !== "disabled",
         tickMs: options.tickMs,
+        listener: node.listener,
         pollTimeoutMs: options.pollTimeoutMs,
         telemetry: node.telemetry,
         logger: node.logger,

@@ -10,6 +10,7 @@ import {
   type TriggerPollResult,
 } from "./trigger-definition";
 import { TriggerRegistry } from "./trigger-registry";
+import { PgListener } from "../bus/index";
 import { TriggerScheduler } from "./trigger-scheduler";
 import type { WorkflowStarter } from "./fan-out-firing";
 
@@ -250,5 +251,46 @@ describe("poll triggers", () => {
     answer = TriggerResult.skip();
     await turn();
     expect(await firings()).toHaveLength(2);
+  });
+});
+
+describe("waking on a change", () => {
+  it("polls a resumed trigger at once, through NOTIFY, though its fallback read is a minute away", async () => {
+    let polls = 0;
+    const sensor = defineTrigger({
+      name: "sensor",
+      on: "primary",
+      poll: () => {
+        polls += 1;
+        return TriggerResult.skip();
+      },
+      pollIntervalMs: 60_000,
+    });
+    const listener = new PgListener({ connection: db.url });
+    await listener.start();
+    const scheduler = new TriggerScheduler({
+      db: db.pool,
+      env: null,
+      node: "node-0",
+      triggers: new TriggerRegistry().register(sensor),
+      workflows,
+      startWorkflow: recordingStarter(),
+      tickMs: 20,
+      maxTickMs: 60_000,
+      listener,
+    });
+    try {
+      await scheduler.register();
+      await pauseTrigger({ db: db.pool, tenantId: "default", name: "sensor", by: "test" });
+      await scheduler.start();
+      // Paused: the first read finds nothing due and waits for the longest wait, a minute.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(polls).toBe(0);
+      await resumeTrigger({ db: db.pool, tenantId: "default", name: "sensor" });
+      await vi.waitFor(() => expect(polls).toBe(1), { timeout: 2_000, interval: 20 });
+    } finally {
+      await scheduler.stop();
+      await listener.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { PgListener } from "../bus/index";
 import type { Queryable } from "../db/index";
 import { assertNever } from "../errors/index";
 import { defaultTelemetry, silentLogger, type Logger, type Telemetry } from "../telemetry/index";
@@ -17,6 +18,7 @@ import {
 import { readTriggerBreaker, TriggerBreakerMonitor } from "./trigger-breaker";
 import type { TriggerRegistry } from "./trigger-registry";
 import type { TriggerRow } from "./trigger-row";
+import { TRIGGERS_CHANNEL } from "./set-trigger-paused";
 import { upsertTrigger } from "./upsert-trigger";
 
 export interface TriggerSchedulerOptions {
@@ -29,10 +31,19 @@ export interface TriggerSchedulerOptions {
   workflows?: WorkflowRegistry | undefined;
   startWorkflow: WorkflowStarter;
   /**
-   * How often every trigger row is read. One query per tick per node; 1 s means a window fires
-   * at most about a second late and a pause takes effect everywhere within a second.
+   * The shortest wait between two reads of the trigger rows (default 1 s): a node reads them when
+   * the earliest `next_fire_at` is due, on a NOTIFY that a trigger was paused or resumed, and
+   * at the latest every `maxTickMs`.
    */
   tickMs?: number | undefined;
+  /**
+   * The longest wait between two reads: the fallback that sees rows another node changed without
+   * a NOTIFY (a deploy's new schedule). Default DEFAULT_TRIGGER_MAX_TICK_MS, or `tickMs` when
+   * only that is given (tests that set a fast tick keep reading at that pace).
+   */
+  maxTickMs?: number | undefined;
+  /** The node's listener: `cyclium_triggers` NOTIFYs (pause, resume) and reconnects wake it. */
+  listener?: Pick<PgListener, "listen" | "onReconnect"> | undefined;
   /**
    * How long a poll function may run before its turn is abandoned (its `signal` aborts) and the
    * trigger waits for its next turn; a trigger's own `pollTimeoutMs` wins. Default 30 s, as in
@@ -46,6 +57,12 @@ export interface TriggerSchedulerOptions {
 }
 
 export const DEFAULT_TRIGGER_TICK_MS = 1_000;
+/**
+ * Reading every trigger row each second was an idle worker's one commit a second (issue 28);
+ * a node now sleeps until the earliest row is due, so this only bounds how late a row changed
+ * without a NOTIFY is seen.
+ */
+export const DEFAULT_TRIGGER_MAX_TICK_MS = 30_000;
 const TIMED_OUT = Symbol("poll timed out");
 export const DEFAULT_POLL_TIMEOUT_MS = 30_000;
 
@@ -64,6 +81,12 @@ export class TriggerScheduler {
   readonly #breakers: TriggerBreakerMonitor;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
+  #ticking = false;
+  #wakeRequested = false;
+  /** From the last tick's rows: how long until the earliest one is due. */
+  #nextDueInMs: number | undefined;
+  #offListener: (() => Promise<void>) | undefined;
+  #offReconnect: (() => void) | undefined;
 
   constructor(options: TriggerSchedulerOptions) {
     this.#options = options;
@@ -80,6 +103,22 @@ export class TriggerScheduler {
     if (this.#running) return;
     await this.register();
     this.#running = true;
+    const { listener } = this.#options;
+    if (listener !== undefined) {
+      this.#offListener = await listener.listen(TRIGGERS_CHANNEL, () => this.wake());
+      this.#offReconnect = listener.onReconnect(() => this.wake());
+    }
+    this.#schedule(0);
+  }
+
+  /** Reads the rows now (after the tick in progress, if any): a trigger changed. */
+  wake(): void {
+    if (!this.#running) return;
+    if (this.#ticking) {
+      this.#wakeRequested = true;
+      return;
+    }
+    clearTimeout(this.#timer);
     this.#schedule(0);
   }
 
@@ -88,6 +127,8 @@ export class TriggerScheduler {
     this.#running = false;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#offReconnect?.();
+    await this.#offListener?.();
     while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
   }
 
@@ -116,8 +157,13 @@ export class TriggerScheduler {
   /** One pass over all triggers; turns it claims run in the background (see `stop`). */
   async tick(): Promise<void> {
     const names = this.#options.triggers.list().map((definition) => definition.name);
+    // Without rows to read the wait is the short one: a disabled node that is enabled again
+    // reads within a tick, and checking the mode costs no query.
+    this.#nextDueInMs = undefined;
     if (names.length === 0 || this.#options.isEnabled?.() === false) return;
     const { rows, now } = await loadTriggers({ env: this.#options.env, names }, this.#options.db);
+    // Every row paused (or none stored yet): nothing is due until a NOTIFY or the longest wait.
+    this.#nextDueInMs = nextDueInMs(rows, now) ?? Number.POSITIVE_INFINITY;
     for (const row of rows) {
       const definition = this.#options.triggers.get(row.name);
       if (!definition || row.paused || this.#busy.has(row.name)) continue;
@@ -147,15 +193,33 @@ export class TriggerScheduler {
   #schedule(delayMs: number): void {
     if (!this.#running) return;
     this.#timer = setTimeout(() => {
+      this.#ticking = true;
       this.tick()
         .catch((error: unknown) => {
           // A lost connection: the next tick tries again; nothing is missed that catch-up
           // would not handle.
+          this.#nextDueInMs = undefined;
           this.#logger.warn({ err: error }, "trigger scheduler tick failed");
         })
-        .finally(() => this.#schedule(this.#options.tickMs ?? DEFAULT_TRIGGER_TICK_MS));
+        .finally(() => {
+          this.#ticking = false;
+          const woken = this.#wakeRequested;
+          this.#wakeRequested = false;
+          this.#schedule(woken ? 0 : this.#nextWaitMs());
+        });
     }, delayMs);
     this.#timer.unref();
+  }
+
+  #nextWaitMs(): number {
+    const minMs = this.#options.tickMs ?? DEFAULT_TRIGGER_TICK_MS;
+    const maxMs = Math.max(
+      minMs,
+      this.#options.maxTickMs ??
+        (this.#options.tickMs === undefined ? DEFAULT_TRIGGER_MAX_TICK_MS : minMs),
+    );
+    if (this.#nextDueInMs === undefined) return minMs;
+    return Math.min(maxMs, Math.max(minMs, this.#nextDueInMs));
   }
 
   async #runTurn(
@@ -327,6 +391,20 @@ export class TriggerScheduler {
   #skipped(trigger: string, source: string, reason: string): void {
     this.#telemetry.emit("cyclium.trigger.skipped", { count: 1 }, { trigger, source, reason });
   }
+}
+
+/**
+ * Milliseconds (database clock) until the earliest unpaused row is due, a few past it so the
+ * read lands after the instant; 0 for a row never claimed. Undefined without such rows.
+ */
+export function nextDueInMs(rows: readonly TriggerRow[], now: Date): number | undefined {
+  let earliest: number | undefined;
+  for (const row of rows) {
+    if (row.paused) continue;
+    const due = row.next_fire_at === null ? 0 : row.next_fire_at.getTime() - now.getTime() + 5;
+    earliest = earliest === undefined ? due : Math.min(earliest, due);
+  }
+  return earliest === undefined ? undefined : Math.max(0, earliest);
 }
 
 function periodOf(definition: TriggerDefinition): number | null {
