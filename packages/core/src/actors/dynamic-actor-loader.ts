@@ -1,5 +1,6 @@
 import type { Bus, Unsubscribe } from "../bus/index";
 import type { Queryable } from "../db/index";
+import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { ActorDefinition } from "./actor-definition";
 import type { ActorRegistry } from "./actor-registry";
@@ -13,8 +14,8 @@ export interface DynamicActorLoaderOptions {
   /** The node's env: it runs that env's dynamic actors only (null: the unset env's). */
   env: string | null;
   /**
-   * How often the table is re-read. The table holds tens of rows, so a full read every 2 s costs
-   * one sub-millisecond query and bounds how long an edit takes to start or stop an actor.
+   * How often the table is re-read, the fallback behind the bus event (and the node's re-read
+   * after a listener reconnect). Default DEFAULT_DYNAMIC_ACTORS_POLL_MS.
    */
   intervalMs?: number;
   /**
@@ -24,6 +25,13 @@ export interface DynamicActorLoaderOptions {
   bus?: Pick<Bus, "subscribe"> | undefined;
   logger?: Logger;
 }
+
+/**
+ * The fallback re-read's default. Every write of a definition publishes
+ * `agent_definitions.changed`, so an edit applies in milliseconds; at 2 s the fallback was half a
+ * commit a second per idle worker (issue 28) for the rare event a notification was lost.
+ */
+export const DEFAULT_DYNAMIC_ACTORS_POLL_MS = 30_000;
 
 /**
  * Keeps the registry's dynamic actors in line with its env's rows of cyclium_agent_definitions,
@@ -39,7 +47,7 @@ export class DynamicActorLoader {
   readonly #logger: Logger;
   /** Per identifier: the row's fingerprint and what it parsed to, so unchanged rows keep identity. */
   #known = new Map<string, { fingerprint: string; definition: ActorDefinition | null }>();
-  #timer: NodeJS.Timeout | undefined;
+  #timer: JitteredInterval | undefined;
   #unsubscribe: Unsubscribe | undefined;
   #running: Promise<void> | undefined;
   #failing = false;
@@ -49,7 +57,7 @@ export class DynamicActorLoader {
     this.#db = options.db;
     this.#registry = options.registry;
     this.#env = options.env;
-    this.#intervalMs = options.intervalMs ?? 2_000;
+    this.#intervalMs = options.intervalMs ?? DEFAULT_DYNAMIC_ACTORS_POLL_MS;
     this.#logger = options.logger ?? silentLogger;
   }
 
@@ -57,8 +65,7 @@ export class DynamicActorLoader {
   static async start(options: DynamicActorLoaderOptions): Promise<DynamicActorLoader> {
     const loader = new DynamicActorLoader(options);
     await loader.reload();
-    loader.#timer = setInterval(() => void loader.#reloadQuietly(), loader.#intervalMs);
-    loader.#timer.unref();
+    loader.#timer = startJitteredInterval(() => void loader.#reloadQuietly(), loader.#intervalMs);
     loader.#unsubscribe = options.bus?.subscribe(AGENT_DEFINITIONS_CHANGED, () =>
       loader.#reloadAfterChange(),
     );
@@ -75,7 +82,7 @@ export class DynamicActorLoader {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#timer);
+    this.#timer?.stop();
     this.#unsubscribe?.();
     await this.#running?.catch(() => undefined);
   }

@@ -150,6 +150,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
   };
 
   let loader: DynamicActorLoader | undefined;
+  let offLoaderReconnect: (() => void) | undefined;
   let heartbeat: NodeHeartbeat | undefined;
   let poller: TriggerRequestPoller | null = null;
   const rollups =
@@ -174,6 +175,10 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
         logger,
         ...(intervalMs === undefined ? {} : { intervalMs }),
       });
+      // A change published while the listener was reconnecting is re-read at once, not at the
+      // next fallback poll.
+      const running = loader;
+      offLoaderReconnect = listener.onReconnect(() => running.reload());
     }
     host.start();
     heartbeat = await NodeHeartbeat.start({
@@ -230,6 +235,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
     await host.stop({ graceMs });
     await poller?.drain();
     await deferred.flush();
+    offLoaderReconnect?.();
     await loader?.stop();
     await modeSync.stop();
     await heartbeat

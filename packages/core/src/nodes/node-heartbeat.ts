@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { publishBusEvent } from "../bus/index";
+import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { Queryable } from "../db/index";
 import type { ModeController } from "../modes/index";
@@ -38,7 +39,7 @@ export class NodeHeartbeat {
   readonly #modes: NodeHeartbeatOptions["modes"];
   readonly #intervalMs: number;
   readonly #logger: Logger;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: JitteredInterval | undefined;
   #offModeChange: (() => void) | undefined;
   #beating: Promise<void> = Promise.resolve();
   #failing = false;
@@ -59,8 +60,7 @@ export class NodeHeartbeat {
   static async start(options: NodeHeartbeatOptions): Promise<NodeHeartbeat> {
     const heartbeat = new NodeHeartbeat(options);
     await registerNode({ db: heartbeat.#db, node: heartbeat.#info() });
-    heartbeat.#timer = setInterval(() => void heartbeat.beat(), heartbeat.#intervalMs);
-    heartbeat.#timer.unref();
+    heartbeat.#timer = startJitteredInterval(() => void heartbeat.beat(), heartbeat.#intervalMs);
     heartbeat.#offModeChange = heartbeat.#modes?.onChange(() => void heartbeat.#beatModeChange());
     return heartbeat;
   }
@@ -76,7 +76,7 @@ export class NodeHeartbeat {
   async stop({ markStopped = true }: { markStopped?: boolean } = {}): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    clearInterval(this.#timer);
+    this.#timer?.stop();
     this.#offModeChange?.();
     await this.#beating;
     if (markStopped) await markNodeStopped({ db: this.#db, identity: this.#node.identity });

@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/index";
+import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
 import { countQueuedEpisodes, takeQueuedEpisodes } from "../episodes/queued-episodes";
 import type { Episode } from "../episodes/index";
 import {
@@ -14,8 +15,14 @@ import { deferQueuedEpisodes } from "../trigger-requests/defer-queued-episodes";
  * refill of a 24-slot actor for ~8 rounds while keeping a 100,000-event burst to a few MB.
  */
 export const DEFAULT_LOCAL_QUEUE_LIMIT = 200;
-/** How often a node compares its queue with the database (and adopts gone nodes' queues). */
-export const DEFAULT_QUEUE_RECONCILE_MS = 5_000;
+/**
+ * How often a node compares its queue with the database (and adopts gone nodes' queues). Two
+ * statements a round: at 5 s they were 0.4 of an idle worker's commits a second (issue 28). A
+ * gone node's queue is adopted 15-45 s after its last heartbeat (its running episodes wait for
+ * the recovery sweep's 120 s anyway); a mode change, a freed slot and the recovery sweep still
+ * reconcile at once.
+ */
+export const DEFAULT_QUEUE_RECONCILE_MS = 30_000;
 /** Rows adopted per reconcile; the next one takes more. */
 const ADOPT_BATCH = 1_000;
 
@@ -74,7 +81,7 @@ export class QueueBacklog {
   readonly #refilling = new Map<string, Promise<void>>();
   #reconciling: Promise<void> | undefined;
   #again = false;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: JitteredInterval | undefined;
 
   constructor(options: QueueBacklogOptions) {
     this.#o = options;
@@ -86,12 +93,11 @@ export class QueueBacklog {
     if (this.#timer !== undefined) return;
     // The first round right away: a restarted identity takes its predecessor's queue at once.
     void this.reconcile();
-    this.#timer = setInterval(() => void this.reconcile(), this.#intervalMs);
-    this.#timer.unref();
+    this.#timer = startJitteredInterval(() => void this.reconcile(), this.#intervalMs);
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
+    this.#timer?.stop();
     this.#timer = undefined;
     await this.#reconciling;
     await Promise.all(this.#refilling.values());
@@ -112,7 +118,7 @@ export class QueueBacklog {
     if (this.spilled(actorId) > 0 && this.#o.host.memoryQueued(actorId) <= this.limit / 2) {
       // Nobody awaits this refill: a database error must be logged here, never left as an
       // unhandled rejection, which ends the process (faults s9: a worker died of ECONNREFUSED
-      // during a 1-3 s PostgreSQL restart). The rows stay in the table; the reconcile (every 5 s)
+      // during a 1-3 s PostgreSQL restart). The rows stay in the table; the reconcile (every 30 s)
       // or the next freed slot takes them.
       this.refill(actorId).catch((err: unknown) =>
         this.#o.logger.warn(

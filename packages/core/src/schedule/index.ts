@@ -5,3 +5,4 @@ export {
   type RepeatAfterRunOptions,
   type RepeatingRun,
 } from "./repeat-after-run";
+export { jitteredDelay, startJitteredInterval, type JitteredInterval } from "./jittered-interval";

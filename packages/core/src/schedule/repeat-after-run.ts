@@ -1,7 +1,9 @@
+import { jitteredDelay } from "./jittered-interval";
+
 export interface RepeatAfterRunOptions {
   /** Before the first run. */
   delayMs: number;
-  /** Between the end of one run and the start of the next. */
+  /** Between the end of one run and the start of the next, give or take 10 % (jittered-interval.ts). */
   intervalMs: number;
   run: () => Promise<void>;
   /** A failed run (database down) is handed here and the schedule goes on. */
@@ -30,7 +32,7 @@ export function startRepeatAfterRun(options: RepeatAfterRunOptions): RepeatingRu
         .catch(options.onFailed)
         .finally(() => {
           current = undefined;
-          schedule(options.intervalMs);
+          schedule(jitteredDelay(options.intervalMs));
         });
     }, delayMs);
     timer.unref();

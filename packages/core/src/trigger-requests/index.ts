@@ -7,6 +7,7 @@ export {
   type DeferResult,
 } from "./deferred-runner";
 export {
+  DEFAULT_TRIGGER_POLL_INTERVAL_MS,
   TriggerRequestPoller,
   type DispatchResult,
   type DispatchSettled,

@@ -1,6 +1,8 @@
 import type { Queryable } from "../db/index";
 import { completeTriggerRequests } from "./complete-trigger-requests";
 import { releaseTriggerRequests } from "./release-trigger-requests";
+import type { TTriggerRequestWakeup } from "./trigger-request";
+import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
 
 export interface RequestSettlerOptions {
   db: Queryable;
@@ -12,6 +14,11 @@ export interface RequestSettlerOptions {
    * episode, and 5 ms is nothing next to the time a request waited to be claimed.
    */
   windowMs?: number;
+  /**
+   * The scope whose pollers a release wakes: a request back to `pending` (a stopping node's) is
+   * taken by another node at once, not at its fallback poll.
+   */
+  wakeup?: TTriggerRequestWakeup;
 }
 
 interface Batch {
@@ -58,6 +65,9 @@ export class RequestSettler {
     try {
       await completeTriggerRequests({ ids: batch.complete, node }, db);
       await releaseTriggerRequests({ ids: batch.release, node }, db);
+      if (batch.release.length > 0) {
+        await wakeTriggerRequestPollers({ wakeups: [this.#o.wakeup ?? {}] }, db);
+      }
       resolve();
     } catch (error) {
       reject(error);

@@ -6,12 +6,14 @@ import type { Mode } from "../modes/index";
 // The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
 import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
 import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 import { expireTriggerRequests } from "./expire-trigger-requests";
 import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
 import { releaseStrandedTriggerRequests, releaseTriggerRequests } from "./release-trigger-requests";
 import { RequestSettler } from "./request-settler";
+import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
 import {
   TRIGGER_REQUESTS_CHANNEL,
   ZTriggerRequestWakeup,
@@ -38,6 +40,20 @@ export type DispatchSettled = {
 };
 
 /** What the poller needs from the node's actor host. */
+/**
+ * CYCLIUM_TRIGGER_POLL_INTERVAL_MS default: the fallback behind the NOTIFY every new request, a
+ * deferred episode and a released request send (and the poll after a listener reconnect). At
+ * 5 s it was one of an idle worker's five commits a second (issue 28).
+ */
+export const DEFAULT_TRIGGER_POLL_INTERVAL_MS = 15_000;
+
+/**
+ * Four statements a round: at 30 s they were 0.13 of an idle worker's commits a second (issue
+ * 28). Requests of a gone node wait for its liveness window (15 s) first anyway, and the round
+ * that releases them wakes every poller of their env.
+ */
+export const DEFAULT_REQUEST_MAINTENANCE_MS = 60_000;
+
 export interface PollerHost {
   /** Actors hosted on this node. */
   actorIds(): string[];
@@ -68,7 +84,7 @@ export interface TriggerRequestPollerOptions {
   host: PollerHost;
   modes: PollerModes;
   nodeIdentity: string;
-  /** CYCLIUM_TRIGGER_POLL_INTERVAL_MS: the fallback when no NOTIFY arrives. */
+  /** CYCLIUM_TRIGGER_POLL_INTERVAL_MS: the fallback when no NOTIFY arrives (default 15 s). */
   intervalMs: number;
   /** CYCLIUM_TRIGGER_POLL_SOURCE_STACK; null = every stack. */
   sourceStack: string | null;
@@ -76,7 +92,7 @@ export interface TriggerRequestPollerOptions {
   sourceEnv: string | null;
   /** Pending requests older than this expire. Default 1 hour. */
   ttlMs?: number;
-  /** Expiry and orphan release run this often. Default 30 s. */
+  /** Expiry and orphan release run this often. Default DEFAULT_REQUEST_MAINTENANCE_MS. */
   maintenanceIntervalMs?: number;
   /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
   onEpisodesExpired?: (episodes: Episode[]) => void;
@@ -94,8 +110,8 @@ export class TriggerRequestPoller {
   readonly #o: TriggerRequestPollerOptions;
   readonly #ttlMs: number;
   readonly #settler: RequestSettler;
-  #pollTimer: NodeJS.Timeout | undefined;
-  #maintenanceTimer: NodeJS.Timeout | undefined;
+  #pollTimer: JitteredInterval | undefined;
+  #maintenanceTimer: JitteredInterval | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #offSlotFreed: (() => void) | undefined;
   #offReconnect: (() => void) | undefined;
@@ -113,7 +129,11 @@ export class TriggerRequestPoller {
   private constructor(options: TriggerRequestPollerOptions) {
     this.#o = options;
     this.#ttlMs = options.ttlMs ?? 60 * 60_000;
-    this.#settler = new RequestSettler({ db: options.db, node: options.nodeIdentity });
+    this.#settler = new RequestSettler({
+      db: options.db,
+      node: options.nodeIdentity,
+      wakeup: { env: options.sourceEnv },
+    });
   }
 
   static async start(options: TriggerRequestPollerOptions): Promise<TriggerRequestPoller> {
@@ -172,15 +192,19 @@ export class TriggerRequestPoller {
       logger.warn({ released: stranded }, "released requests this node claimed but does not hold");
     }
     await completeSettledTriggerRequests(db);
-    if (released + stranded > 0) this.wake();
+    if (released + stranded > 0) {
+      this.wake();
+      // The other nodes too: only new requests NOTIFY, and their fallback poll is 15 s.
+      await wakeTriggerRequestPollers({ wakeups: [{ env: sourceEnv }] }, db);
+    }
   }
 
   /** Stops polling; requests already dispatched keep running and are completed as they finish. */
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    clearInterval(this.#pollTimer);
-    clearInterval(this.#maintenanceTimer);
+    this.#pollTimer?.stop();
+    this.#maintenanceTimer?.stop();
     this.#offSlotFreed?.();
     this.#offReconnect?.();
     this.#offModes?.();
@@ -206,16 +230,15 @@ export class TriggerRequestPoller {
     this.#offSlotFreed = host.onSlotFreed((actorId) => {
       if (this.#backlogged.has(actorId)) this.wake();
     });
-    this.#pollTimer = setInterval(() => this.wake(), intervalMs);
-    this.#pollTimer.unref();
-    this.#maintenanceTimer = setInterval(
+    // Jittered: on the heartbeat's 5 s, in step with it, the two took two pooled connections.
+    this.#pollTimer = startJitteredInterval(() => this.wake(), intervalMs);
+    this.#maintenanceTimer = startJitteredInterval(
       () =>
         void this.runMaintenance().catch((err: unknown) =>
           this.#o.logger.warn({ err }, "trigger request maintenance failed"),
         ),
-      this.#o.maintenanceIntervalMs ?? 30_000,
+      this.#o.maintenanceIntervalMs ?? DEFAULT_REQUEST_MAINTENANCE_MS,
     );
-    this.#maintenanceTimer.unref();
     this.wake();
   }
 
@@ -283,6 +306,7 @@ export class TriggerRequestPoller {
     for (const request of claimed) {
       if (!this.#dispatch(request)) released.push(request.id);
     }
+    // No wake-up here: this node would be woken too, and claim and release the same rows again.
     if (released.length > 0)
       await releaseTriggerRequests({ ids: released, node: nodeIdentity }, db);
     return claimed.length;

@@ -11,7 +11,7 @@ describe("workerSettingsFromEnv", () => {
       mode: "full",
       workClaims: "postgres",
       leaseSeconds: 120,
-      poller: { enabled: true, intervalMs: 5_000, sourceStack: null, sourceEnv: undefined },
+      poller: { enabled: true, intervalMs: 15_000, sourceStack: null, sourceEnv: undefined },
       recovery: { delayMs: 120_000, intervalMs: 60_000, staleAfterMs: 120_000 },
       claimsExpiry: { intervalMs: 60_000 },
       port: 4000,

@@ -7,6 +7,7 @@ import {
   ZEnvPositiveInt,
   ZEnvText,
 } from "../config/index";
+import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../trigger-requests/index";
 import type {
   RunWorkerOptions,
   RunWorkerSettings,
@@ -25,7 +26,7 @@ export const ZWorkerEnv = ZCycliumEnv.extend({
   // How often lapsed claims are marked `expired` (reclaimExpired), by one node at a time.
   CYCLIUM_WORK_CLAIMS_RECLAIM_INTERVAL_MS: ZEnvPositiveInt.default(60_000),
   CYCLIUM_TRIGGER_POLLER: ZEnvBoolean.default(true),
-  CYCLIUM_TRIGGER_POLL_INTERVAL_MS: ZEnvPositiveInt.default(5_000),
+  CYCLIUM_TRIGGER_POLL_INTERVAL_MS: ZEnvPositiveInt.default(DEFAULT_TRIGGER_POLL_INTERVAL_MS),
   CYCLIUM_TRIGGER_POLL_SOURCE_STACK: ZEnvText.optional(),
   CYCLIUM_TRIGGER_POLL_SOURCE_ENV: ZEnvText.optional(),
   CYCLIUM_RECOVERY_DELAY_MS: z.coerce.number().int().min(0).default(120_000),

@@ -15,6 +15,7 @@ import {
 import { recoveryExtension } from "../recovery/index";
 import { prunerExtension } from "../retention/index";
 import { createPrometheusExporter, registerClusterGauges, Telemetry } from "../telemetry/index";
+import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../trigger-requests/index";
 import { triggerExtension } from "../triggers/index";
 import { workflowExtension } from "../workflows/index";
 import { resolveWorkerSettings } from "./env";
@@ -91,7 +92,15 @@ async function startWorker(options: RunWorkerOptions): Promise<RunningWorker> {
       "migrations checked",
     );
   }
-  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  // An idle worker's statements (about one a second, issue 28) keep one pooled connection warm;
+  // one opened when two of them meet, or by a burst of work, closes 2 s after its last use
+  // instead of pg's 10 s, during which the next overlap kept it open for good.
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: 10,
+    min: 1,
+    idleTimeoutMillis: 2_000,
+  });
   pool.on("error", (error) => logger.warn({ err: error }, "idle database connection failed"));
 
   const telemetry = new Telemetry(logger);
@@ -131,7 +140,7 @@ async function startWorker(options: RunWorkerOptions): Promise<RunningWorker> {
     leaseSeconds,
     poller: {
       enabled: options.poller?.enabled ?? true,
-      intervalMs: options.poller?.intervalMs ?? 5_000,
+      intervalMs: options.poller?.intervalMs ?? DEFAULT_TRIGGER_POLL_INTERVAL_MS,
       sourceStack: options.poller?.sourceStack ?? null,
       sourceEnv: options.poller?.sourceEnv === undefined ? env : options.poller.sourceEnv,
     },

@@ -31,9 +31,9 @@ export interface PendingReason {
 
 /**
  * How long a request may wait before "a poll will take it" stops being a good explanation:
- * two default poll intervals (SPEC section 6: CYCLIUM_TRIGGER_POLL_INTERVAL_MS = 5000).
+ * two default fallback polls (CYCLIUM_TRIGGER_POLL_INTERVAL_MS = 15000, issue 28).
  */
-export const EXPECTED_PICKUP_MS = 10_000;
+export const EXPECTED_PICKUP_MS = 30_000;
 
 const envLabel = (env: string | null) => (env === null ? "default" : env);
 
