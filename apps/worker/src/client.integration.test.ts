@@ -78,6 +78,64 @@ describe("createClient against a real worker", () => {
     expect(rows[0]).toEqual({ executed_by: "client-worker", result: { steps: 2 } });
   });
 
+  it("waits for a fired episode's result, the same through a deduped fire, and reads it", async () => {
+    const fired = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 3 },
+      idempotencyKey: "order-result",
+    });
+    const again = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 3 },
+      idempotencyKey: "order-result",
+    });
+    expect(again).toMatchObject({ kind: "deduped", episodeId: fired.episodeId });
+    const [first, second] = await Promise.all([
+      fired.result({ timeoutMs: 30_000 }),
+      again.result({ timeoutMs: 30_000 }),
+    ]);
+    expect(first).toMatchObject({ kind: "completed", result: { steps: 3 } });
+    expect(second).toMatchObject({ kind: "completed", episodeId: fired.episodeId });
+    expect(await client.get(fired.episodeId ?? "")).toMatchObject({
+      status: "completed",
+      executedBy: "client-worker",
+      result: { steps: 3 },
+    });
+    expect(await client.get("00000000-0000-4000-8000-000000000000")).toBeUndefined();
+  });
+
+  it("gives a failure as a value, a timeout for an episode still pending, and polls without LISTEN", async () => {
+    const polling = createClient(
+      { connectionString: db.url },
+      { deployment: clientDeployment, listen: false, resultPollMs: 100 },
+    );
+    try {
+      const flaky = await polling.fire({ actorId: "client_steps", expectationId: "flaky" });
+      expect(await flaky.result({ timeoutMs: 30_000 })).toMatchObject({
+        kind: "failed",
+        error: { class: "flaky", message: "the first attempt always fails" },
+      });
+      const parked = await polling.fire({ actorId: "client_parked", expectationId: "wait" });
+      expect(await parked.result({ timeoutMs: 300 })).toEqual({
+        kind: "timeout",
+        episodeId: parked.episodeId,
+        status: "pending",
+      });
+      // A wait in progress ends at cancel: the cancel's NOTIFY (or the next poll) wakes it.
+      const waiting = client.result(parked.episodeId ?? "", { timeoutMs: 30_000 });
+      await client.cancel(parked.episodeId ?? "");
+      expect(await waiting).toMatchObject({ kind: "cancelled", episodeId: parked.episodeId });
+      expect(await polling.result("00000000-0000-4000-8000-000000000000")).toEqual({
+        kind: "not_found",
+        episodeId: "00000000-0000-4000-8000-000000000000",
+      });
+    } finally {
+      await polling.close();
+    }
+  });
+
   it("refuses input the expectation's schema rejects, naming the field", async () => {
     const untyped = client as unknown as CycliumClient;
     await expect(
