@@ -78,8 +78,9 @@ export default tseslint.config(
   {
     // Only core and the migrations speak SQL to Cyclium's tables (issue 12). Tests, test kits and
     // benchmarks may still set up and inspect rows directly (they check what is stored), as may
-    // the e2e, bench and faults harnesses, which observe a cluster from outside.
-    files: ["apps/**/*.{ts,tsx}", "packages/**/*.{ts,tsx}"],
+    // the e2e, bench and faults harnesses, which observe a cluster from outside. The examples are
+    // what teams copy, so they are held to it too.
+    files: ["apps/**/*.{ts,tsx}", "packages/**/*.{ts,tsx}", "examples/**/*.{ts,tsx}"],
     ignores: [
       "packages/core/**",
       "packages/db/**",
