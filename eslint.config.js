@@ -98,8 +98,8 @@ export default tseslint.config(
     },
   },
   {
-    // No import circle inside packages/core (issue 12; CONVENTIONS.md "No cycles").
-    files: ["packages/core/src/**/*.ts"],
+    // No import circle inside packages/core or the fault suite (CONVENTIONS.md "No cycles").
+    files: ["packages/core/src/**/*.ts", "faults/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     plugins: { cyclium },
     rules: { "cyclium/core-import-cycles": "error" },
