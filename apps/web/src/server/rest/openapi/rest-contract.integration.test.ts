@@ -2,20 +2,9 @@
 // 4xx answer, against real PostgreSQL, through the console's proxy and its route files as Next.js
 // would call them (testing/route-dispatch.ts); each answer's status and body are checked against
 // the document (ajv). It also fails when a route file serves a method the document does not list.
-import { createApiToken } from "@cyclium/core/console-auth";
-import { CycliumError } from "@cyclium/core/errors";
-import { registerNode } from "@cyclium/core/nodes";
-import {
-  defineTrigger,
-  TriggerRegistry,
-  TriggerScheduler,
-  type WorkflowStarter,
-} from "@cyclium/core/triggers";
-import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
-import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { setConsoleRuntime, type TConsoleRuntime } from "../../runtime/console-runtime";
 import { buildOpenApiDocument, OPENAPI_DOCUMENT_PATH, REST_PREFIXES } from "./openapi-document";
+import { startConsoleFixture, type TConsoleFixture } from "./testing/console-fixture";
 import { createDocumentValidator } from "./testing/document-validator";
 import { dispatchToRoutes } from "./testing/route-dispatch";
 import { listRouteFiles } from "./testing/route-files";
@@ -28,68 +17,21 @@ const validator = createDocumentValidator(document);
 /** `operationId` -> the status classes it answered, e.g. `2xx`, `4xx`. */
 const answered = new Map<string, Set<string>>();
 
-let database: TestDatabase;
-const tokens = { admin: "", operator: "", viewer: "", otherTenant: "" };
-
-const step = { name: "check", actor: "resource_monitor", expectation: "check_resource_limits" };
-const workflows = new WorkflowRegistry().register(
-  defineWorkflow({ name: "review", steps: [step] }),
-);
-const triggers = new TriggerRegistry().register(
-  defineTrigger({ name: "nightly", on: "review", cron: "0 2 * * *", timezone: "UTC" }),
-  // Its workflow is in no deployment the console runs: a fire is a 409.
-  defineTrigger({ name: "retired", on: "retired_flow", intervalMs: 60_000 }),
-);
-const startWorkflow: WorkflowStarter = ({ workflow }) =>
-  workflow === "retired_flow"
-    ? Promise.reject(new CycliumError("not_found", `No workflow "${workflow}".`))
-    : Promise.resolve({ instanceId: crypto.randomUUID() });
+let fixture: TConsoleFixture;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const db = database.pool;
-  // The route modules' pool (server/db.ts keeps it on globalThis) is this test's database.
-  (globalThis as { cycliumWebPool?: unknown }).cycliumWebPool = db;
-  setConsoleRuntime({
-    nodeIdentity: "web-test",
-    registry: { isCompiled: (identifier: string) => identifier === "resource_monitor" },
-    triggers,
-    workflows,
-    startWorkflow,
-  } as unknown as TConsoleRuntime);
-  for (const role of ["admin", "operator", "viewer"] as const) {
-    tokens[role] = (await createApiToken({ db, name: `${role}-ci`, role, createdBy: null })).token;
-  }
-  tokens.otherTenant = (
-    await createApiToken({ db, name: "a-only", role: "admin", tenants: ["a"], createdBy: null })
-  ).token;
-  await registerNode({
-    db,
-    node: { identity: "w1", kind: "worker", mode: "full", strategies: ["summarise"] },
-  });
-  for (const definition of triggers.list()) {
-    const only = new TriggerRegistry().register(definition);
-    await new TriggerScheduler({
-      db,
-      env: null,
-      node: "n",
-      triggers: only,
-      startWorkflow,
-    }).register();
-  }
+  fixture = await startConsoleFixture();
 });
 
 afterAll(async () => {
-  setConsoleRuntime(null);
-  delete (globalThis as { cycliumWebPool?: unknown }).cycliumWebPool;
-  await database.drop();
+  await fixture.stop();
 });
 
 interface TCall {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
-  token?: keyof typeof tokens | null;
+  token?: keyof TConsoleFixture["tokens"] | null;
 }
 
 /** Calls an operation by its id and checks the answer against the document. */
@@ -103,7 +45,7 @@ async function call(operationId: string, options: TCall = {}) {
   for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
   const headers = new Headers();
   const token = options.token === undefined ? "admin" : options.token;
-  if (token !== null) headers.set("authorization", `Bearer ${tokens[token]}`);
+  if (token !== null) headers.set("authorization", `Bearer ${fixture.tokens[token]}`);
   if (options.body !== undefined) headers.set("content-type", "application/json");
   const response = await dispatchToRoutes(
     new Request(url, {

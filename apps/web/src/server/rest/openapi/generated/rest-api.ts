@@ -503,9 +503,9 @@ export interface components {
         ActorDefinitionInput: {
             identifier: string;
             /** @default 3 */
-            maxConcurrentEpisodes: number;
+            maxConcurrentEpisodes?: number;
             /** @default [] */
-            stacks: string[];
+            stacks?: string[];
             expectations: {
                 id: string;
                 strategy: string;
@@ -521,19 +521,19 @@ export interface components {
                     debounceMs?: number;
                     circuitBreaker?: false | {
                         /** @default 5 */
-                        threshold: number;
+                        threshold?: number;
                         /** @default 60000 */
-                        halfOpenAfterMs: number;
+                        halfOpenAfterMs?: number;
                     };
                 } | {
                     schedule: string;
                     /** @default UTC */
-                    timezone: string;
+                    timezone?: string;
                     circuitBreaker?: false | {
                         /** @default 5 */
-                        threshold: number;
+                        threshold?: number;
                         /** @default 60000 */
-                        halfOpenAfterMs: number;
+                        halfOpenAfterMs?: number;
                     };
                 } | {
                     /** @constant */
@@ -543,19 +543,19 @@ export interface components {
                  * @default fail
                  * @enum {string}
                  */
-                recoveryPolicy: "fail" | "restart";
+                recoveryPolicy?: "fail" | "restart";
                 /** @default {} */
-                budget: {
+                budget?: {
                     /** @default 12 */
-                    maxTurns: number;
+                    maxTurns?: number;
                     /** @default 25000 */
-                    maxTokens: number;
+                    maxTokens?: number;
                     /** @default 120000 */
-                    maxWallMs: number;
+                    maxWallMs?: number;
                 };
             }[];
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
         };
         ActorDefinitionChanges: {
             maxConcurrentEpisodes?: number;
@@ -575,19 +575,19 @@ export interface components {
                     debounceMs?: number;
                     circuitBreaker?: false | {
                         /** @default 5 */
-                        threshold: number;
+                        threshold?: number;
                         /** @default 60000 */
-                        halfOpenAfterMs: number;
+                        halfOpenAfterMs?: number;
                     };
                 } | {
                     schedule: string;
                     /** @default UTC */
-                    timezone: string;
+                    timezone?: string;
                     circuitBreaker?: false | {
                         /** @default 5 */
-                        threshold: number;
+                        threshold?: number;
                         /** @default 60000 */
-                        halfOpenAfterMs: number;
+                        halfOpenAfterMs?: number;
                     };
                 } | {
                     /** @constant */
@@ -597,15 +597,15 @@ export interface components {
                  * @default fail
                  * @enum {string}
                  */
-                recoveryPolicy: "fail" | "restart";
+                recoveryPolicy?: "fail" | "restart";
                 /** @default {} */
-                budget: {
+                budget?: {
                     /** @default 12 */
-                    maxTurns: number;
+                    maxTurns?: number;
                     /** @default 25000 */
-                    maxTokens: number;
+                    maxTokens?: number;
                     /** @default 120000 */
-                    maxWallMs: number;
+                    maxWallMs?: number;
                 };
             }[];
             enabled?: boolean;
