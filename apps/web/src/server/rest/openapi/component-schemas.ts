@@ -30,7 +30,7 @@ export function componentSchemas(
   const result: Record<string, TJsonSchema> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     const { $schema: _dialect, $id: _id, ...rest } = schema as TJsonSchema;
-    result[id] = dropCodeOnly(rest) as TJsonSchema;
+    result[id] = withoutCodeOnly(rest, id);
   }
   return result;
 }
@@ -38,7 +38,7 @@ export function componentSchemas(
 /** One schema, inline (a path or query parameter's). */
 export function inlineSchema(schema: z.ZodType, io: "input" | "output"): TJsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, options(io)) as TJsonSchema;
-  return dropCodeOnly(rest) as TJsonSchema;
+  return withoutCodeOnly(rest, "an inline schema");
 }
 
 function options(io: "input" | "output"): z.core.ToJSONSchemaParams {
@@ -81,6 +81,15 @@ function caseInsensitiveSource(source: string): string {
     throw new Error(`Cannot describe /${source}/i in JSON Schema; widen caseInsensitiveSource.`);
   }
   return widened;
+}
+
+/** The schema less its code-only parts; one that is code-only as a whole is a bug here. */
+function withoutCodeOnly(schema: TJsonSchema, what: string): TJsonSchema {
+  const kept = dropCodeOnly(schema) as TJsonSchema;
+  if (JSON.stringify(kept).includes(CODE_ONLY)) {
+    throw new Error(`${what}: a code-only value is neither a property nor a union branch`);
+  }
+  return kept;
 }
 
 /** Removes code-only properties and union branches, recursively. */

@@ -11,6 +11,13 @@ export const REST_PREFIXES = [
   { prefix: "/v1", operationIdPrefix: "cloacina" },
 ] as const;
 
+/** `fireTrigger` at `/v1` is `cloacinaFireTrigger`. */
+export function prefixedOperationId(idPrefix: string, operationId: string): string {
+  return idPrefix === ""
+    ? operationId
+    : `${idPrefix}${operationId[0]!.toUpperCase()}${operationId.slice(1)}`;
+}
+
 export const OPENAPI_DOCUMENT_PATH = "/api/v1/openapi.json";
 
 const DESCRIPTION = `The console's REST API: dynamic actors and triggers, per tenant.
@@ -76,10 +83,7 @@ export function buildOpenApiDocument(): TJsonSchema {
 }
 
 function operationObject(operation: TRestOperation, idPrefix: string): TJsonSchema {
-  const operationId =
-    idPrefix === ""
-      ? operation.operationId
-      : `${idPrefix}${operation.operationId[0]!.toUpperCase()}${operation.operationId.slice(1)}`;
+  const operationId = prefixedOperationId(idPrefix, operation.operationId);
   const responses: Record<string, unknown> = {
     [String(operation.ok.status)]: {
       description: operation.ok.description,

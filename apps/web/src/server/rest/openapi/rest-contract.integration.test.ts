@@ -3,7 +3,12 @@
 // would call them (testing/route-dispatch.ts); each answer's status and body are checked against
 // the document (ajv). It also fails when a route file serves a method the document does not list.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildOpenApiDocument, OPENAPI_DOCUMENT_PATH, REST_PREFIXES } from "./openapi-document";
+import {
+  buildOpenApiDocument,
+  OPENAPI_DOCUMENT_PATH,
+  prefixedOperationId,
+  REST_PREFIXES,
+} from "./openapi-document";
 import { startConsoleFixture, type TConsoleFixture } from "./testing/console-fixture";
 import { createDocumentValidator } from "./testing/document-validator";
 import { dispatchToRoutes } from "./testing/route-dispatch";
@@ -105,10 +110,7 @@ describe("the OpenAPI document and the route files", () => {
 });
 
 describe.each(REST_PREFIXES)("every operation under $prefix", ({ prefix, operationIdPrefix }) => {
-  const id = (name: string) =>
-    operationIdPrefix === ""
-      ? name
-      : `${operationIdPrefix}${name[0]!.toUpperCase()}${name.slice(1)}`;
+  const id = (name: string) => prefixedOperationId(operationIdPrefix, name);
   // Both prefixes address the unset env (`default` is ours, `public` Cloacina's).
   const t = prefix === "/v1" ? "public" : "default";
   const actor = prefix === "/v1" ? "reporter-v1" : "reporter-api";
