@@ -3,6 +3,8 @@
 // would call them (testing/route-dispatch.ts); each answer's status and body are checked against
 // the document (ajv). It also fails when a route file serves a method the document does not list.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PEER_ADDRESS_HEADER } from "../../auth/client-address";
+import { REFUSALS_PER_MINUTE } from "../../auth/refusal-limiter";
 import {
   buildOpenApiDocument,
   OPENAPI_DOCUMENT_PATH,
@@ -37,6 +39,8 @@ interface TCall {
   query?: Record<string, string>;
   body?: unknown;
   token?: keyof TConsoleFixture["tokens"] | null;
+  /** The caller's address, as the server's peer hook sets it (auth/client-address.ts). */
+  peer?: string;
 }
 
 /** Calls an operation by its id and checks the answer against the document. */
@@ -52,6 +56,7 @@ async function call(operationId: string, options: TCall = {}) {
   const token = options.token === undefined ? "admin" : options.token;
   if (token !== null) headers.set("authorization", `Bearer ${fixture.tokens[token]}`);
   if (options.body !== undefined) headers.set("content-type", "application/json");
+  if (options.peer !== undefined) headers.set(PEER_ADDRESS_HEADER, options.peer);
   const response = await dispatchToRoutes(
     new Request(url, {
       method: operation.method.toUpperCase(),
@@ -223,6 +228,15 @@ describe.each(REST_PREFIXES)("every operation under $prefix", ({ prefix, operati
     });
     expect((await call(id("resumeTrigger"), { params: missing })).status).toBe(404);
   });
+});
+
+it("answers 429 with Retry-After once an address spent its refusals", async () => {
+  const anonymous = { params: { t: "default" }, token: null, peer: "203.0.113.7" };
+  for (let refused = 0; refused < REFUSALS_PER_MINUTE; refused++) {
+    expect((await call("listTriggers", anonymous)).status).toBe(401);
+  }
+  const blocked = await call("listTriggers", anonymous);
+  expect(blocked).toMatchObject({ status: 429, body: { code: "too_many_refusals" } });
 });
 
 it("called every operation in the document with a 2xx and a 4xx answer", () => {

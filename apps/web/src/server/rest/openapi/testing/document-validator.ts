@@ -75,8 +75,9 @@ export function createDocumentValidator(document: TJsonSchema) {
           `${where}: does not match the document: ${ajv.errorsText(validate.errors)}`,
         );
       }
-      if (described.headers !== undefined && !response.headers.has("x-request-id")) {
-        throw new Error(`${where}: no x-request-id header`);
+      // Every header the document promises on this answer (x-request-id; Retry-After on 429).
+      for (const name of Object.keys((described.headers as TJsonSchema | undefined) ?? {})) {
+        if (!response.headers.has(name)) throw new Error(`${where}: no ${name} header`);
       }
       return { status: response.status, body };
     },
