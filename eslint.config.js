@@ -20,6 +20,7 @@ export default tseslint.config(
       "**/dist/**",
       ".data/**",
       "packages/db/src/generated/**",
+      "apps/web/src/server/rest/openapi/generated/**",
       "apps/web/next-env.d.ts",
       "test-results/**",
       "playwright-report/**",

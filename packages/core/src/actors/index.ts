@@ -78,6 +78,7 @@ export {
   type StrategyContext,
 } from "./strategy";
 export {
+  TRIGGER_KINDS,
   ZTrigger,
   triggerKindOf,
   type EventTrigger,
