@@ -58,6 +58,11 @@ export const ZInputSchema = z.custom<z.ZodType>(
   "must be a zod schema",
 );
 
+/** Fire priorities (SPEC section 16): higher is claimed first; 0 unless the fire or expectation sets one. */
+export const MIN_PRIORITY = 0;
+export const MAX_PRIORITY = 10;
+export const ZPriority = z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY);
+
 export const ZExpectation = z.strictObject({
   id: ZIdentifier,
   strategy: ZStrategyRef,
@@ -65,6 +70,7 @@ export const ZExpectation = z.strictObject({
   recoveryPolicy: ZRecoveryPolicy.default("fail"),
   budget: ZBudget.prefault({}),
   input: ZInputSchema.optional(),
+  priority: ZPriority.optional(),
 });
 
 /**
@@ -80,6 +86,8 @@ export interface ExpectationDefinition<Id extends string = string, Input = unkno
   readonly budget: Budget;
   /** Validates a fire's input before the episode is created (by `createClient`). */
   readonly input?: z.ZodType<unknown, Input> | undefined;
+  /** The priority of its deferred fires when the fire names none (default 0). */
+  readonly priority?: number | undefined;
 }
 
 /** What `defineActor` accepts: defaults may be left out. */
@@ -91,6 +99,8 @@ export interface ExpectationInput {
   budget?: BudgetInput;
   /** A zod schema of the input a fire must carry; checked by `createClient` before it fires. */
   input?: z.ZodType | undefined;
+  /** MIN_PRIORITY..MAX_PRIORITY: the priority of its fires that name none (default 0). */
+  priority?: number | undefined;
 }
 
 /** The typed definition of one declared expectation (distributes over a union). */

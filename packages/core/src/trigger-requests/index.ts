@@ -5,6 +5,7 @@ export {
   type DeferEpisodeInput,
   type DeferredRunnerOptions,
   type DeferResult,
+  type RequestTiming,
 } from "./deferred-runner";
 export {
   TriggerRequestPoller,
@@ -20,6 +21,12 @@ export {
   type ClaimedTriggerRequest,
   type ClaimTriggerRequestsOptions,
 } from "./claim-trigger-requests";
+export {
+  ageTriggerRequests,
+  DEFAULT_PRIORITY_AGEING_MS,
+  type AgeTriggerRequestsOptions,
+} from "./age-trigger-requests";
+export { nextDueTriggerRequest } from "./next-due-trigger-request";
 export { completeTriggerRequests } from "./complete-trigger-requests";
 export { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 export {

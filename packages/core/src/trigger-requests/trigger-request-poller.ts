@@ -6,9 +6,11 @@ import type { Mode } from "../modes/index";
 // The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
 import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { ageTriggerRequests, DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
 import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 import { expireTriggerRequests } from "./expire-trigger-requests";
+import { nextDueTriggerRequest } from "./next-due-trigger-request";
 import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
 import { releaseStrandedTriggerRequests, releaseTriggerRequests } from "./release-trigger-requests";
 import { RequestSettler } from "./request-settler";
@@ -78,6 +80,8 @@ export interface TriggerRequestPollerOptions {
   ttlMs?: number;
   /** Expiry and orphan release run this often. Default 30 s. */
   maintenanceIntervalMs?: number;
+  /** A due request's claim priority rises one level per this many ms waited. Default 30 s. */
+  priorityAgeingMs?: number;
   /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
   onEpisodesExpired?: (episodes: Episode[]) => void;
   logger: Logger;
@@ -95,6 +99,11 @@ export class TriggerRequestPoller {
   readonly #ttlMs: number;
   readonly #settler: RequestSettler;
   #pollTimer: NodeJS.Timeout | undefined;
+  /** Armed for the earliest delayed request of this scope (SPEC section 16). */
+  #dueTimer: NodeJS.Timeout | undefined;
+  #dueAt = Number.POSITIVE_INFINITY;
+  /** Set by a NOTIFY or a claim: the next poll also looks up the earliest delayed request. */
+  #lookAhead = true;
   #maintenanceTimer: NodeJS.Timeout | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #offSlotFreed: (() => void) | undefined;
@@ -155,6 +164,10 @@ export class TriggerRequestPoller {
       );
     }
     if (expired.failedEpisodes.length > 0) this.#o.onEpisodesExpired?.(expired.failedEpisodes);
+    await ageTriggerRequests(
+      { ageingMs: this.#o.priorityAgeingMs ?? DEFAULT_PRIORITY_AGEING_MS },
+      db,
+    );
     const released = await releaseOrphanedTriggerRequests(
       { nodeSilenceMs: DEFAULT_LIVE_WITHIN_MS, minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS },
       db,
@@ -180,6 +193,7 @@ export class TriggerRequestPoller {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#pollTimer);
+    clearTimeout(this.#dueTimer);
     clearInterval(this.#maintenanceTimer);
     this.#offSlotFreed?.();
     this.#offReconnect?.();
@@ -199,9 +213,15 @@ export class TriggerRequestPoller {
   async #start(): Promise<void> {
     const { listener, host, intervalMs } = this.#o;
     this.#unlisten = await listener.listen(TRIGGER_REQUESTS_CHANNEL, (payload) => {
-      if (this.#wakeupConcernsUs(payload)) this.wake();
+      if (!this.#wakeupConcernsUs(payload)) return;
+      // A new request may be a delayed one: look up the earliest due time after this poll.
+      this.#lookAhead = true;
+      this.wake();
     });
-    this.#offReconnect = listener.onReconnect(() => this.wake());
+    this.#offReconnect = listener.onReconnect(() => {
+      this.#lookAhead = true;
+      this.wake();
+    });
     this.#offModes = this.#o.modes.onChange?.(() => this.wake());
     this.#offSlotFreed = host.onSlotFreed((actorId) => {
       if (this.#backlogged.has(actorId)) this.wake();
@@ -255,7 +275,38 @@ export class TriggerRequestPoller {
         return total;
       }
     } while (this.#again && !this.#stopped);
+    if (this.#lookAhead || total > 0) await this.#armDueTimer();
     return total;
+  }
+
+  /**
+   * One timer for the earliest delayed request of this scope, so a run at a time or a retry's
+   * backoff starts when it is due without polling hard; NOTIFY of new requests re-arms it.
+   */
+  async #armDueTimer(): Promise<void> {
+    this.#lookAhead = false;
+    const { db, sourceStack, sourceEnv, logger } = this.#o;
+    let inMs: number | undefined;
+    try {
+      inMs = await nextDueTriggerRequest({ sourceStack, sourceEnv }, db);
+    } catch (err) {
+      logger.warn({ err }, "could not look up the next due trigger request");
+      this.#lookAhead = true;
+      return;
+    }
+    if (inMs === undefined || this.#stopped) return;
+    const dueAt = Date.now() + inMs;
+    if (this.#dueTimer !== undefined && this.#dueAt <= dueAt) return;
+    clearTimeout(this.#dueTimer);
+    this.#dueAt = dueAt;
+    // A few ms past due: the database's now() must have passed run_at when the claim runs.
+    this.#dueTimer = setTimeout(() => {
+      this.#dueTimer = undefined;
+      this.#dueAt = Number.POSITIVE_INFINITY;
+      this.#lookAhead = true;
+      this.wake();
+    }, inMs + 5);
+    this.#dueTimer.unref();
   }
 
   async #claimAndDispatch(): Promise<number> {
