@@ -136,6 +136,43 @@ describe("createClient against a real worker", () => {
     }
   });
 
+  it("starts a delayed fire only once it is due, and keeps its priority", async () => {
+    const fired = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 1 },
+      delayMs: 1_500,
+      priority: 9,
+    });
+    expect((await client.get(fired.episodeId ?? ""))?.status).toBe("pending");
+    expect(await fired.result({ timeoutMs: 30_000 })).toMatchObject({ kind: "completed" });
+    // The database clock decides: the episode started no earlier than its request's run_at.
+    const { rows } = await db.pool.query<{ on_time: boolean; priority: number }>(
+      `SELECT e.started_at >= r.run_at AS on_time, r.priority
+         FROM cyclium_episodes e JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+        WHERE e.id = $1`,
+      [fired.episodeId],
+    );
+    expect(rows).toEqual([{ on_time: true, priority: 9 }]);
+    const untyped = client as unknown as CycliumClient;
+    await expect(
+      untyped.fire({
+        actorId: "client_steps",
+        expectationId: "run",
+        input: { steps: 1 },
+        priority: 11,
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input", details: { field: "priority" } });
+    await expect(
+      untyped.fire({
+        actorId: "client_steps",
+        expectationId: "run",
+        input: { steps: 1 },
+        runAt: "soon",
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input", details: { field: "runAt" } });
+  });
+
   it("refuses input the expectation's schema rejects, naming the field", async () => {
     const untyped = client as unknown as CycliumClient;
     await expect(

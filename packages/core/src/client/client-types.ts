@@ -35,6 +35,12 @@ export type ClientFireOptions<D extends Deployment, A extends string, E extends 
    * episode is live (not archived) is `deduped`. Without one, every fire creates an episode.
    */
   idempotencyKey?: string | undefined;
+  /** Not started before this time (the database's clock decides). */
+  runAt?: Date | string | undefined;
+  /** Not started before this many ms from now; counted after `runAt` when both are given. */
+  delayMs?: number | undefined;
+  /** 0..10, higher first (FIFO within one); default the expectation's `priority`, else 0. */
+  priority?: number | undefined;
 } & InputField<InputOf<D, A, E>>;
 
 export type ClientFireResult =

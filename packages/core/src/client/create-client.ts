@@ -16,7 +16,11 @@ import {
 import { isCycliumError } from "../errors/index";
 import { fireDedupeKey, parseFireRequest } from "../runtime/index";
 import { defaultTelemetry, silentLogger, type Logger } from "../telemetry/index";
-import { DeferredRunner, type DeferEpisodeInput } from "../trigger-requests/index";
+import {
+  DeferredRunner,
+  type DeferEpisodeInput,
+  type RequestTiming,
+} from "../trigger-requests/index";
 import {
   DEFAULT_TENANT,
   fireTrigger,
@@ -145,8 +149,11 @@ export function createClient<D extends Deployment = Deployment>(
     logger,
   });
 
-  const defer = async (episode: DeferEpisodeInput): Promise<ClientFireResult> => {
-    const deferredResult = await deferred.defer(episode);
+  const defer = async (
+    episode: DeferEpisodeInput,
+    timing: RequestTiming = {},
+  ): Promise<ClientFireResult> => {
+    const deferredResult = await deferred.defer(episode, {}, timing);
     if (deferredResult.kind === "created") {
       const episodeId = deferredResult.episode.id;
       return {
@@ -199,13 +206,16 @@ export function createClient<D extends Deployment = Deployment>(
     async fire(fireOptions) {
       const request = validateFire(fireOptions, deployment);
       const parsed = parseFireRequest({ ...request, triggerType: "manual" });
-      return defer({
-        actorId: parsed.actorId,
-        expectationId: parsed.expectationId,
-        triggerType: "manual",
-        dedupeKey: fireDedupeKey(parsed, env),
-        input: parsed.input ?? {},
-      });
+      return defer(
+        {
+          actorId: parsed.actorId,
+          expectationId: parsed.expectationId,
+          triggerType: "manual",
+          dedupeKey: fireDedupeKey(parsed, env),
+          input: parsed.input ?? {},
+        },
+        request.timing,
+      );
     },
 
     get: (episodeId) => loadEpisode(episodeId, pool),

@@ -63,6 +63,7 @@ export function buildOpenApiDocument(): TJsonSchema {
       title: "Cyclium console REST API",
       version: "1.0.0",
       description: DESCRIPTION,
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
     servers: [
       {

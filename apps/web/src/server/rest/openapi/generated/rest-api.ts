@@ -553,6 +553,7 @@ export interface components {
                     /** @default 120000 */
                     maxWallMs?: number;
                 };
+                priority?: number;
             }[];
             /** @default true */
             enabled?: boolean;
@@ -607,6 +608,7 @@ export interface components {
                     /** @default 120000 */
                     maxWallMs?: number;
                 };
+                priority?: number;
             }[];
             enabled?: boolean;
         };
