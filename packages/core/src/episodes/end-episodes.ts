@@ -95,33 +95,49 @@ WITH input AS (
   SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::jsonb[],
                        $8::text[], $9::text[], $10::int[], $11::int[], $12::text[], $13::jsonb[],
                        $14::int[], $15::int[], $16::int[], $17::bigint[], $18::text[], $19::text[],
-                       $20::text[])
+                       $20::text[], $21::boolean[])
     WITH ORDINALITY
     AS t(episode_id, claim_key, claim_owner, claim_attempt, status, result,
          error_class, error_message, journal_attempt, step_no, outcome, data,
          turns, tokens, duration_ms, request_id, notify_channel, notify_payload, error_stack,
-         ord)
+         in_row, ord)
 ),
 held AS (
   SELECT i.episode_id
     FROM cyclium_work_claims c JOIN input i
       ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
      AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed'
+   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed' AND NOT i.in_row
    FOR SHARE OF c
+),
+-- The episode's own lease (SPEC section 4): the fence is the row's owner and attempt.
+held_in_row AS (
+  SELECT i.episode_id
+    FROM cyclium_episodes e JOIN input i
+      ON e.id = i.episode_id AND e.executed_by = i.claim_owner AND e.attempt = i.claim_attempt
+   WHERE e.id = ANY($2::uuid[]) AND i.in_row AND e.lease_until IS NOT NULL
+   FOR SHARE OF e
 ),
 fence AS (
   SELECT i.* FROM input i
    WHERE i.claim_key IS NULL OR i.episode_id IN (SELECT episode_id FROM held)
+      OR i.episode_id IN (SELECT episode_id FROM held_in_row)
 ),
 -- A resent end whose first send committed with its reply lost: the claim is already done at
--- this very attempt, which only this runner's own end (or its release) writes.
+-- this very attempt, which only this runner's own end (or its release) writes. In the row: the
+-- lease cleared at this owner and attempt, with the status this end writes.
 already AS (
   SELECT i.episode_id
     FROM cyclium_work_claims c JOIN input i
       ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
      AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'done'
+   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'done' AND NOT i.in_row
+  UNION ALL
+  SELECT i.episode_id
+    FROM cyclium_episodes e JOIN input i
+      ON e.id = i.episode_id AND e.executed_by = i.claim_owner AND e.attempt = i.claim_attempt
+   WHERE e.id = ANY($2::uuid[]) AND i.in_row AND e.lease_until IS NULL AND e.status = i.status
+     AND e.finished_at IS NOT NULL
 ),
 steps AS (
   INSERT INTO cyclium_episode_steps
@@ -140,6 +156,7 @@ ended AS (
          turns_used = e.turns_used + COALESCE(s.turns, 0),
          tokens_used = e.tokens_used + COALESCE(s.tokens, 0),
          executed_by = $1,
+         lease_until = NULL,
          finished_at = now(),
          updated_at = now()
     FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id
@@ -165,6 +182,15 @@ released AS (
      AND c.dedupe_key = f.claim_key AND c.owner_node = f.claim_owner
      AND c.attempt = f.claim_attempt AND c.state = 'claimed'
   RETURNING c.dedupe_key
+),
+-- The release of an episode's own lease when it ended otherwise meanwhile (ended clears the rest).
+released_in_row AS (
+  UPDATE cyclium_episodes e
+     SET lease_until = NULL
+    FROM fence f
+   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence WHERE in_row))
+     AND e.id = f.episode_id AND e.status NOT IN ('pending', 'running')
+     AND e.lease_until IS NOT NULL
 ),
 completed AS (
   UPDATE cyclium_trigger_requests r
@@ -254,6 +280,7 @@ export async function endEpisodes(
     column((e) => e.notify?.channel ?? null),
     column((e) => e.notify?.payload ?? null),
     column((e) => e.errorStack ?? null),
+    column((e) => e.fence?.episodeId !== undefined),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return ends.map(({ episodeId }): EndEpisodesOutcome => {

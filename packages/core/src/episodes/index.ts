@@ -88,3 +88,11 @@ export {
   type TerminalEpisodeStatus,
 } from "./episode-events";
 export { endEpisodes, type EndEpisodesOutcome, type EpisodeEnd } from "./end-episodes";
+export {
+  renewEpisodeLeases,
+  stealEpisodeLeases,
+  type RenewEpisodeLeaseOutcome,
+  type RenewEpisodeLeasesOptions,
+  type StealEpisodeLeaseOutcome,
+  type StealEpisodeLeasesOptions,
+} from "./lease/index";

@@ -21,6 +21,11 @@ export {
   type ClaimTriggerRequestsOptions,
 } from "./claim-trigger-requests";
 export { completeTriggerRequests } from "./complete-trigger-requests";
+export {
+  startRequestedEpisodes,
+  type StartedRequestedEpisode,
+  type StartRequestedEpisodesOptions,
+} from "./start-requested-episodes";
 export { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 export {
   expireTriggerRequests,
