@@ -107,7 +107,7 @@ held AS (
     FROM cyclium_work_claims c JOIN input i
       ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
      AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed' AND NOT i.in_row
+   WHERE c.dedupe_key = ANY($22::text[]) AND c.state = 'claimed' AND NOT i.in_row
    FOR SHARE OF c
 ),
 -- The episode's own lease (SPEC section 4): the fence is the row's owner and attempt.
@@ -131,7 +131,7 @@ already AS (
     FROM cyclium_work_claims c JOIN input i
       ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
      AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'done' AND NOT i.in_row
+   WHERE c.dedupe_key = ANY($22::text[]) AND c.state = 'done' AND NOT i.in_row
   UNION ALL
   SELECT i.episode_id
     FROM cyclium_episodes e JOIN input i
@@ -178,7 +178,7 @@ released AS (
   UPDATE cyclium_work_claims c
      SET state = 'done', updated_at = now()
     FROM fence f
-   WHERE c.dedupe_key = ANY(ARRAY(SELECT claim_key FROM fence))
+   WHERE c.dedupe_key = ANY(ARRAY(SELECT claim_key FROM fence WHERE NOT in_row))
      AND c.dedupe_key = f.claim_key AND c.owner_node = f.claim_owner
      AND c.attempt = f.claim_attempt AND c.state = 'claimed'
   RETURNING c.dedupe_key
@@ -281,6 +281,9 @@ export async function endEpisodes(
     column((e) => e.notify?.payload ?? null),
     column((e) => e.errorStack ?? null),
     column((e) => e.fence?.episodeId !== undefined),
+    // The claim-row keys alone: an episode holding its own lease costs no probe of the claims
+    // table's key index (three per end otherwise: held, already, released).
+    column((e) => (e.fence?.episodeId === undefined ? (e.fence?.dedupeKey ?? null) : null)),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return ends.map(({ episodeId }): EndEpisodesOutcome => {
