@@ -1,20 +1,23 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkFence, PostgresWorkClaims } from "../../claims/index";
-import { sweepOrphanedEpisodes } from "../../recovery/recovery-sweep";
+import { checkFence } from "../../claims/index";
 import { Telemetry, type TelemetryEvent } from "../../telemetry/index";
-import {
-  startRequestedEpisodes,
-  type StartedRequestedEpisode,
-} from "../../trigger-requests/start-requested-episodes";
 import { appendStep } from "../append-step";
-import { endEpisodes, type EpisodeEnd } from "../end-episodes";
+import { endEpisodes } from "../end-episodes";
+import {
+  end,
+  lapse as lapseFixture,
+  leaseRow,
+  seedRequested,
+  start as startFixture,
+  startOne as startOneFixture,
+} from "./lease-fixtures";
 import { renewEpisodeLeases } from "./renew-episode-leases";
 import { stealEpisodeLeases } from "./steal-episode-leases";
 
 // The episode's own lease (SPEC section 4) on a real PostgreSQL: the start that completes its
-// request, renewal, steal, fencing of the old owner's writes and recovery's exactly-once claim.
+// request, renewal, steal and fencing of the old owner's writes. Recovery: the -recovery file.
 
 let db: TestDatabase;
 
@@ -30,87 +33,17 @@ beforeEach(async () => {
   await db.pool.query("TRUNCATE cyclium_episodes, cyclium_work_claims CASCADE");
 });
 
-const ACTOR = "lease_actor";
-
-/** Pending episodes, each owned by a pending trigger request (the deferred path). */
-async function seedRequested(count: number, dedupePrefix: string | null = null): Promise<string[]> {
-  const { rows } = await db.pool.query<{ id: string }>(
-    `WITH e AS (
-       INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type, dedupe_key)
-       SELECT $1, 'run', 'pending', 'manual',
-              CASE WHEN $3::text IS NULL THEN NULL ELSE $3::text || g END
-         FROM generate_series(1, $2::int) g
-       RETURNING id)
-     INSERT INTO cyclium_trigger_requests (episode_id, actor_id, expectation_id, status)
-     SELECT id, $1, 'run', 'pending' FROM e
-     RETURNING episode_id::text AS id`,
-    [ACTOR, count, dedupePrefix],
-  );
-  return rows.map((row) => row.id);
-}
-
-function start(node: string, limit: number, pool: pg.Pool = db.pool, leaseSeconds = 60) {
-  return startRequestedEpisodes(
-    {
-      node,
-      leaseSeconds,
-      limits: [{ actorId: ACTOR, limit }],
-      sourceStack: null,
-      sourceEnv: null,
-    },
-    pool,
-  );
-}
-
-async function startOne(node: string): Promise<StartedRequestedEpisode> {
-  const [started] = await start(node, 1);
-  if (started === undefined) throw new Error("nothing started");
-  return started;
-}
-
-function end(started: { episodeId: string; fence: EpisodeEnd["fence"] }): EpisodeEnd {
-  return {
-    episodeId: started.episodeId,
-    fence: started.fence,
-    status: "completed",
-    result: { by: started.fence?.owner },
-    finalStep: {
-      stepNo: 1,
-      outcome: "done",
-      data: null,
-      turns: 0,
-      tokens: 0,
-      durationMs: 1,
-      attempt: started.fence?.attempt ?? 1,
-    },
-  };
-}
-
-async function lapse(episodeId: string): Promise<void> {
-  await db.pool.query(
-    "UPDATE cyclium_episodes SET lease_until = now() - interval '1 second' WHERE id = $1",
-    [episodeId],
-  );
-}
-
-async function row(episodeId: string) {
-  const { rows } = await db.pool.query<{
-    status: string;
-    attempt: number;
-    executed_by: string | null;
-    leased: boolean;
-    result: unknown;
-  }>(
-    `SELECT status, attempt, executed_by, lease_until IS NOT NULL AS leased, result
-       FROM cyclium_episodes WHERE id = $1`,
-    [episodeId],
-  );
-  return rows[0];
-}
+const seed = (count: number, dedupePrefix: string | null = null) =>
+  seedRequested(db, count, dedupePrefix);
+const start = (node: string, limit: number, pool: pg.Pool = db.pool) =>
+  startFixture(node, limit, pool);
+const startOne = (node: string) => startOneFixture(node, db.pool);
+const lapse = (episodeId: string) => lapseFixture(db, episodeId);
+const row = (episodeId: string) => leaseRow(db, episodeId);
 
 describe("starting requested episodes under their own lease", () => {
   it("completes each request in the statement that starts its episode, no claim row", async () => {
-    const ids = await seedRequested(3);
+    const ids = await seed(3);
     const started = await start("node-a", 10);
 
     expect(started.map((s) => s.episode.id).sort()).toEqual([...ids].sort());
@@ -136,7 +69,7 @@ describe("starting requested episodes under their own lease", () => {
   });
 
   it("starts each episode exactly once when two nodes drain the same requests", async () => {
-    const ids = await seedRequested(300);
+    const ids = await seed(300);
     const pools = [1, 2].map(() => new pg.Pool({ connectionString: db.url, max: 2 }));
     try {
       const drain = async (node: string, pool: pg.Pool) => {
@@ -157,7 +90,7 @@ describe("starting requested episodes under their own lease", () => {
   });
 
   it("leaves an episode with a claimed claim row alone, and starts past a done one", async () => {
-    const [held, done] = await seedRequested(2, "key-");
+    const [held, done] = await seed(2, "key-");
     const { rows } = await db.pool.query<{ id: string; dedupe_key: string }>(
       "SELECT id, dedupe_key FROM cyclium_episodes WHERE id = ANY($1::uuid[])",
       [[held, done]],
@@ -182,7 +115,7 @@ describe("starting requested episodes under their own lease", () => {
   });
 
   it("completes the request of an episode cancelled before it started", async () => {
-    const [id] = await seedRequested(1);
+    const [id] = await seed(1);
     await db.pool.query("UPDATE cyclium_episodes SET status = 'cancelled' WHERE id = $1", [id]);
     expect(await start("node-a", 10)).toEqual([]);
     const { rows } = await db.pool.query("SELECT status FROM cyclium_trigger_requests");
@@ -192,7 +125,7 @@ describe("starting requested episodes under their own lease", () => {
 
 describe("steals and fencing of the episode's own lease", () => {
   it("fences every write of the old owner once its lapsed lease was stolen", async () => {
-    await seedRequested(1);
+    await seed(1);
     const zombie = await startOne("zombie");
     const episodeId = zombie.episode.id;
     const telemetry = new Telemetry();
@@ -274,7 +207,7 @@ describe("steals and fencing of the episode's own lease", () => {
   });
 
   it("lets exactly one of many thieves take a lapsed lease", async () => {
-    await seedRequested(1);
+    await seed(1);
     const { episode } = await startOne("dead");
     await lapse(episode.id);
     const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: db.url }));
@@ -295,7 +228,7 @@ describe("steals and fencing of the episode's own lease", () => {
   });
 
   it("fences the owner of a cancelled episode", async () => {
-    await seedRequested(1);
+    await seed(1);
     const started = await startOne("node-a");
     await db.pool.query(
       "UPDATE cyclium_episodes SET status = 'cancelled', lease_until = NULL WHERE id = $1",
@@ -309,69 +242,4 @@ describe("steals and fencing of the episode's own lease", () => {
       ),
     ).toEqual([{ kind: "fenced" }]);
   });
-});
-
-describe("recovery of episodes holding their own lease", () => {
-  const restartAll = { recoveryPolicyFor: () => "restart" as const };
-
-  async function orphan(): Promise<StartedRequestedEpisode> {
-    await seedRequested(1);
-    const started = await startOne("dead-node");
-    // Stale by the sweep's test (no step for an hour).
-    await db.pool.query(
-      "UPDATE cyclium_episodes SET started_at = now() - interval '1 hour' WHERE id = $1",
-      [started.episode.id],
-    );
-    return started;
-  }
-
-  it("leaves an episode alone while its lease is live: its owner renews it", async () => {
-    const { episode } = await orphan();
-    const result = await sweepOrphanedEpisodes({
-      db: db.pool,
-      node: "sweeper",
-      scope: { stack: null, env: null },
-      registry: restartAll,
-      claims: new PostgresWorkClaims({ db: db.pool }),
-    });
-    expect(result).toMatchObject({ found: 1, claimed: 0, restarted: 0 });
-    expect(await row(episode.id)).toMatchObject({ status: "running", leased: true });
-  });
-
-  for (const gate of ["work claims", "recovery claim only"] as const) {
-    it(`restarts a lapsed one exactly once across nodes and fences its old owner (${gate})`, async () => {
-      const dead = await orphan();
-      await lapse(dead.episode.id);
-      const pools = Array.from({ length: 3 }, () => new pg.Pool({ connectionString: db.url }));
-      try {
-        const results = await Promise.all(
-          pools.map((pool, i) =>
-            sweepOrphanedEpisodes({
-              db: pool,
-              node: `sweeper-${i}`,
-              scope: { stack: null, env: null },
-              registry: restartAll,
-              ...(gate === "work claims" ? { claims: new PostgresWorkClaims({ db: pool }) } : {}),
-            }),
-          ),
-        );
-        expect(results.reduce((sum, result) => sum + result.restarted, 0)).toBe(1);
-      } finally {
-        await Promise.all(pools.map((pool) => pool.end()));
-      }
-      expect(await row(dead.episode.id)).toMatchObject({
-        status: "pending",
-        attempt: 2,
-        executed_by: null,
-        leased: false,
-      });
-      expect(await checkFence(dead.fence, db.pool)).toBe(false);
-      expect(
-        await endEpisodes(
-          { node: "dead-node", ends: [end({ episodeId: dead.episode.id, fence: dead.fence })] },
-          db.pool,
-        ),
-      ).toEqual([{ kind: "fenced" }]);
-    });
-  }
 });
