@@ -90,9 +90,11 @@ export {
 export { endEpisodes, type EndEpisodesOutcome, type EpisodeEnd } from "./end-episodes";
 export {
   renewEpisodeLeases,
+  startLeasedEpisodes,
   stealEpisodeLeases,
   type RenewEpisodeLeaseOutcome,
   type RenewEpisodeLeasesOptions,
+  type StartLeasedEpisodesOutcome,
   type StealEpisodeLeaseOutcome,
   type StealEpisodeLeasesOptions,
 } from "./lease/index";

@@ -12,3 +12,4 @@ export {
   type StealEpisodeLeaseOutcome,
   type StealEpisodeLeasesOptions,
 } from "./steal-episode-leases";
+export { startLeasedEpisodes, type StartLeasedEpisodesOutcome } from "./start-leased-episodes";
