@@ -28,6 +28,11 @@ export {
 } from "./age-trigger-requests";
 export { nextDueTriggerRequest } from "./next-due-trigger-request";
 export { completeTriggerRequests } from "./complete-trigger-requests";
+export {
+  startRequestedEpisodes,
+  type StartedRequestedEpisode,
+  type StartRequestedEpisodesOptions,
+} from "./start-requested-episodes";
 export { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 export {
   expireTriggerRequests,
