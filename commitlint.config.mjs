@@ -8,7 +8,6 @@ export default {
     "header-full-stop": [2, "never", "."],
     "header-min-length": [2, "always", 8],
     "body-leading-blank": [2, "always"],
-    "footer-leading-blank": [2, "always"],
     "body-max-line-length": [2, "always", 80],
   },
 };
