@@ -3,16 +3,13 @@ import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import type { Mode } from "../modes/index";
-// The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
-import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { ageTriggerRequests, DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
+import { DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
-import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
-import { expireTriggerRequests } from "./expire-trigger-requests";
+import { DueTimer } from "./due-timer";
 import { nextDueTriggerRequest } from "./next-due-trigger-request";
-import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
-import { releaseStrandedTriggerRequests, releaseTriggerRequests } from "./release-trigger-requests";
+import { releaseTriggerRequests } from "./release-trigger-requests";
+import { runRequestMaintenance } from "./request-maintenance";
 import { RequestSettler } from "./request-settler";
 import {
   TRIGGER_REQUESTS_CHANNEL,
@@ -100,10 +97,7 @@ export class TriggerRequestPoller {
   readonly #settler: RequestSettler;
   #pollTimer: NodeJS.Timeout | undefined;
   /** Armed for the earliest delayed request of this scope (SPEC section 16). */
-  #dueTimer: NodeJS.Timeout | undefined;
-  #dueAt = Number.POSITIVE_INFINITY;
-  /** Set by a NOTIFY or a claim: the next poll also looks up the earliest delayed request. */
-  #lookAhead = true;
+  readonly #due = new DueTimer(() => this.wake());
   #maintenanceTimer: NodeJS.Timeout | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #offSlotFreed: (() => void) | undefined;
@@ -149,43 +143,21 @@ export class TriggerRequestPoller {
     return this.#claimAndDispatch();
   }
 
-  /** Expires, releases and completes stale requests now. */
+  /** Expires, ages, releases and completes stale requests now. */
   async runMaintenance(): Promise<void> {
-    const { db, sourceStack, sourceEnv, logger, telemetry } = this.#o;
-    const expired = await expireTriggerRequests(
-      { ttlMs: this.#ttlMs, sourceStack, sourceEnv, limit: 1_000 },
-      db,
-    );
-    if (expired.expired > 0) {
-      telemetry.emit("cyclium.trigger_request.expired", { count: expired.expired });
-      logger.warn(
-        { expired: expired.expired, ttl_ms: this.#ttlMs },
-        "expired deferred trigger requests",
-      );
-    }
-    if (expired.failedEpisodes.length > 0) this.#o.onEpisodesExpired?.(expired.failedEpisodes);
-    await ageTriggerRequests(
-      { ageingMs: this.#o.priorityAgeingMs ?? DEFAULT_PRIORITY_AGEING_MS },
-      db,
-    );
-    const released = await releaseOrphanedTriggerRequests(
-      { nodeSilenceMs: DEFAULT_LIVE_WITHIN_MS, minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS },
-      db,
-    );
-    if (released > 0) logger.warn({ released }, "released requests claimed by nodes that are gone");
-    const stranded = await releaseStrandedTriggerRequests(
-      {
-        node: this.#o.nodeIdentity,
-        held: [...this.#held],
-        minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS,
-      },
-      db,
-    );
-    if (stranded > 0) {
-      logger.warn({ released: stranded }, "released requests this node claimed but does not hold");
-    }
-    await completeSettledTriggerRequests(db);
-    if (released + stranded > 0) this.wake();
+    const putBack = await runRequestMaintenance({
+      db: this.#o.db,
+      nodeIdentity: this.#o.nodeIdentity,
+      sourceStack: this.#o.sourceStack,
+      sourceEnv: this.#o.sourceEnv,
+      ttlMs: this.#ttlMs,
+      ageingMs: this.#o.priorityAgeingMs ?? DEFAULT_PRIORITY_AGEING_MS,
+      held: [...this.#held],
+      onEpisodesExpired: this.#o.onEpisodesExpired,
+      logger: this.#o.logger,
+      telemetry: this.#o.telemetry,
+    });
+    if (putBack > 0) this.wake();
   }
 
   /** Stops polling; requests already dispatched keep running and are completed as they finish. */
@@ -193,7 +165,7 @@ export class TriggerRequestPoller {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#pollTimer);
-    clearTimeout(this.#dueTimer);
+    this.#due.stop();
     clearInterval(this.#maintenanceTimer);
     this.#offSlotFreed?.();
     this.#offReconnect?.();
@@ -215,11 +187,11 @@ export class TriggerRequestPoller {
     this.#unlisten = await listener.listen(TRIGGER_REQUESTS_CHANNEL, (payload) => {
       if (!this.#wakeupConcernsUs(payload)) return;
       // A new request may be a delayed one: look up the earliest due time after this poll.
-      this.#lookAhead = true;
+      this.#due.lookAhead();
       this.wake();
     });
     this.#offReconnect = listener.onReconnect(() => {
-      this.#lookAhead = true;
+      this.#due.lookAhead();
       this.wake();
     });
     this.#offModes = this.#o.modes.onChange?.(() => this.wake());
@@ -275,38 +247,15 @@ export class TriggerRequestPoller {
         return total;
       }
     } while (this.#again && !this.#stopped);
-    if (this.#lookAhead || total > 0) await this.#armDueTimer();
-    return total;
-  }
-
-  /**
-   * One timer for the earliest delayed request of this scope, so a run at a time or a retry's
-   * backoff starts when it is due without polling hard; NOTIFY of new requests re-arms it.
-   */
-  async #armDueTimer(): Promise<void> {
-    this.#lookAhead = false;
-    const { db, sourceStack, sourceEnv, logger } = this.#o;
-    let inMs: number | undefined;
-    try {
-      inMs = await nextDueTriggerRequest({ sourceStack, sourceEnv }, db);
-    } catch (err) {
-      logger.warn({ err }, "could not look up the next due trigger request");
-      this.#lookAhead = true;
-      return;
+    if (this.#due.wanted(total)) {
+      const { db, sourceStack, sourceEnv } = this.#o;
+      await this.#due
+        .arm(() => nextDueTriggerRequest({ sourceStack, sourceEnv }, db))
+        .catch((err: unknown) =>
+          this.#o.logger.warn({ err }, "could not look up the next due trigger request"),
+        );
     }
-    if (inMs === undefined || this.#stopped) return;
-    const dueAt = Date.now() + inMs;
-    if (this.#dueTimer !== undefined && this.#dueAt <= dueAt) return;
-    clearTimeout(this.#dueTimer);
-    this.#dueAt = dueAt;
-    // A few ms past due: the database's now() must have passed run_at when the claim runs.
-    this.#dueTimer = setTimeout(() => {
-      this.#dueTimer = undefined;
-      this.#dueAt = Number.POSITIVE_INFINITY;
-      this.#lookAhead = true;
-      this.wake();
-    }, inMs + 5);
-    this.#dueTimer.unref();
+    return total;
   }
 
   async #claimAndDispatch(): Promise<number> {
