@@ -173,6 +173,56 @@ describe("createClient against a real worker", () => {
     ).rejects.toMatchObject({ code: "invalid_input", details: { field: "runAt" } });
   });
 
+  it("retries a failing attempt after its backoff until it completes, keeping each error", async () => {
+    const fired = await client.fire({ actorId: "client_steps", expectationId: "retried" });
+    // One wait for the episode's end: the failed attempts end nothing.
+    expect(await fired.result({ timeoutMs: 30_000 })).toMatchObject({
+      kind: "completed",
+      result: { attempt: 3 },
+    });
+    const attempts = await db.pool.query<{ attempt: number; error_class: string }>(
+      "SELECT attempt, error_class FROM cyclium_episode_attempts WHERE episode_id = $1 ORDER BY attempt",
+      [fired.episodeId],
+    );
+    expect(attempts.rows).toEqual([
+      { attempt: 1, error_class: "transient" },
+      { attempt: 2, error_class: "transient" },
+    ]);
+    // Each retry's request was due after its backoff (initialMs 200, doubling, half to all).
+    const { rows } = await db.pool.query<{ wait_ms: number }>(
+      `SELECT round(extract(epoch FROM run_at - inserted_at) * 1000)::int AS wait_ms
+         FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id`,
+      [fired.episodeId],
+    );
+    expect(rows.map((row) => row.wait_ms)).toHaveLength(3);
+    const [first, second, third] = rows.map((row) => row.wait_ms);
+    expect(first).toBe(0);
+    expect(second).toBeGreaterThanOrEqual(100);
+    expect(second).toBeLessThanOrEqual(200);
+    expect(third).toBeGreaterThanOrEqual(200);
+    expect(third).toBeLessThanOrEqual(400);
+  });
+
+  it("fails at maxAttempts, and at once for fail(..., { retry: false })", async () => {
+    const untyped = client as unknown as CycliumClient;
+    const exhausted = await untyped.fire({ actorId: "client_steps", expectationId: "doomed" });
+    expect(await exhausted.result({ timeoutMs: 30_000 })).toMatchObject({
+      kind: "failed",
+      error: { class: "transient" },
+      episode: { attempt: 2 },
+    });
+    const final = await untyped.fire({
+      actorId: "client_steps",
+      expectationId: "doomed",
+      input: { final: true },
+    });
+    expect(await final.result({ timeoutMs: 30_000 })).toMatchObject({
+      kind: "failed",
+      error: { class: "refused" },
+      episode: { attempt: 1 },
+    });
+  });
+
   it("refuses input the expectation's schema rejects, naming the field", async () => {
     const untyped = client as unknown as CycliumClient;
     await expect(

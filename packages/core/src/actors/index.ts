@@ -11,6 +11,7 @@ export {
   ZEpisodeOverflow,
   ZExpectation,
   ZPriority,
+  ZRetry,
   findExpectation,
   runsOnStack,
   type ActorDefinition,
@@ -22,6 +23,8 @@ export {
   type ExpectationDefinition,
   type ExpectationDefinitionOf,
   type ExpectationInput,
+  type Retry,
+  type RetryInput,
   type StrategyRef,
 } from "./actor-definition";
 // What recovery does with an orphaned episode of an expectation: declared by recovery.

@@ -27,6 +27,13 @@ export interface EndSqlParts {
   requests: boolean;
   /** Some end fails its episode (its attempt's error is kept). */
   failures: boolean;
+  /**
+   * Some failed end is retried (SPEC section 16): its episode goes back to pending at attempt + 1
+   * with a new request due after its backoff. `retryParam` is the placeholder number of the
+   * per-end delays (ms, null for an end that is final).
+   */
+  retries: boolean;
+  retryParam: number;
 }
 
 const HELD = `held AS (
@@ -61,15 +68,72 @@ const IN_ROW_ALREADY = `  SELECT i.episode_id
    WHERE e.id = ANY($2::uuid[]) AND i.in_row AND e.lease_until IS NULL AND e.status = i.status
      AND e.finished_at IS NOT NULL`;
 
-const ATTEMPT_ERRORS = `-- A failed end keeps its attempt's error: the episode's own columns are cleared by a retry.
-attempt_errors AS (
+/**
+ * A failed end keeps its attempt's error: the episode's own columns are cleared by a retry. A
+ * retried end's row is already at the next attempt, so its error is the previous one's.
+ */
+function attemptErrors(retries: boolean): string {
+  const attempt = retries
+    ? "CASE WHEN x.status = 'pending' THEN x.attempt - 1 ELSE x.attempt END"
+    : "x.attempt";
+  const which = retries
+    ? "f.status = 'failed' AND x.status IN ('failed', 'pending')"
+    : "x.status = 'failed'";
+  return `attempt_errors AS (
   INSERT INTO cyclium_episode_attempts
     (episode_id, attempt, outcome, error_class, error_message, error_stack, node)
-  SELECT x.id, x.attempt, 'failed', COALESCE(x.error_class, 'Error'), f.error_message,
+  SELECT x.id, ${attempt}, 'failed', COALESCE(x.error_class, 'Error'), f.error_message,
          f.error_stack, $1
     FROM ended x JOIN fence f ON f.episode_id = x.id
-   WHERE x.status = 'failed'
+   WHERE ${which}
   ON CONFLICT (episode_id, attempt) DO NOTHING
+),
+`;
+}
+
+/** The ended columns a retry rewrites, and how; a final end keeps the plain assignments. */
+function endedSet(retries: boolean): string {
+  if (!retries) {
+    return `status = f.status,
+         executed_by = $1,
+         finished_at = now(),`;
+  }
+  const final = "ri.retry_delay_ms IS NULL";
+  return `status = CASE WHEN ${final} THEN f.status ELSE 'pending' END,
+         executed_by = CASE WHEN ${final} THEN $1 END,
+         finished_at = CASE WHEN ${final} THEN now() END,
+         started_at = CASE WHEN ${final} THEN e.started_at END,
+         attempt = e.attempt + CASE WHEN ${final} THEN 0 ELSE 1 END,
+         queued_by = CASE WHEN ${final} THEN e.queued_by END,
+         queued_at = CASE WHEN ${final} THEN e.queued_at END,
+         recovery_history = CASE WHEN ${final} THEN e.recovery_history
+           ELSE e.recovery_history || jsonb_build_array(jsonb_build_object(
+             'at', now(), 'node', $1::text, 'policy', 'retry', 'outcome', 'retry_scheduled',
+             'attempt', e.attempt + 1, 'delay_ms', ri.retry_delay_ms)) END,`;
+}
+
+/**
+ * A retried end's next run (SPEC section 16): a request due after its backoff at the priority the
+ * episode had, and one wake-up for the pollers, which arm a timer for its run_at.
+ */
+const RETRIED = `retried AS (
+  INSERT INTO cyclium_trigger_requests
+    (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts,
+     run_at, priority, claim_priority)
+  SELECT e.id, e.actor_id, e.expectation_id, $1, e.source_stack, e.source_env, 'pending',
+         '{}'::jsonb, now() + make_interval(secs => ri.retry_delay_ms / 1000.0),
+         COALESCE(r0.priority, 0), COALESCE(r0.priority, 0)
+    FROM ended x
+    JOIN retry_input ri ON ri.episode_id = x.id
+    JOIN fence f ON f.episode_id = x.id
+    JOIN cyclium_episodes e ON e.id = x.id
+    LEFT JOIN cyclium_trigger_requests r0 ON r0.id = f.request_id
+   WHERE x.status = 'pending' AND ri.retry_delay_ms IS NOT NULL
+  RETURNING id
+),
+retry_wake AS (
+  SELECT count(pg_notify('cyclium_trigger_requests', '')) AS sent
+    FROM (SELECT 1 FROM retried LIMIT 1) one
 ),
 `;
 
@@ -138,7 +202,16 @@ export function endSql(parts: EndSqlParts): string {
     heldInRow: parts.inRow ? HELD_IN_ROW : "",
     fenceHeld: held,
     already,
-    attemptErrors: parts.failures ? ATTEMPT_ERRORS : "",
+    attemptErrors: parts.failures ? attemptErrors(parts.retries) : "",
+    retryInput: parts.retries
+      ? `retry_input AS (
+  SELECT * FROM unnest($2::uuid[], $${parts.retryParam}::int[]) AS r(episode_id, retry_delay_ms)
+),
+`
+      : "",
+    retryJoin: parts.retries ? " LEFT JOIN retry_input ri ON ri.episode_id = f.episode_id" : "",
+    retried: parts.retries ? RETRIED : "",
+    retryWoken: parts.retries ? ",\n       (SELECT sent FROM retry_wake) AS retry_woken" : "",
     released: parts.claimRows ? RELEASED : "",
     releasedInRow: parts.inRow ? RELEASED_IN_ROW : "",
     completed: parts.requests ? COMPLETED : "",
@@ -155,7 +228,7 @@ WITH input AS (
          turns, tokens, duration_ms, request_id, notify_channel, notify_payload, error_stack,
          in_row, ord)
 ),
-${p.held}${p.heldInRow}fence AS (
+${p.retryInput}${p.held}${p.heldInRow}fence AS (
   SELECT i.* FROM input i
    WHERE i.claim_key IS NULL${p.fenceHeld}
 ),
@@ -175,22 +248,20 @@ steps AS (
 ),
 ended AS (
   UPDATE cyclium_episodes e
-     SET status = f.status,
+     SET ${endedSet(parts.retries)}
          result = f.result,
          error_class = f.error_class,
          error_message = f.error_message,
          turns_used = e.turns_used + COALESCE(s.turns, 0),
          tokens_used = e.tokens_used + COALESCE(s.tokens, 0),
-         executed_by = $1,
          lease_until = NULL,
-         finished_at = now(),
          updated_at = now()
-    FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id
+    FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id${p.retryJoin}
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
      AND e.id = f.episode_id AND e.status IN ('pending', 'running')
   RETURNING ${endedColumns("e")}
 ),
-${p.attemptErrors}${p.released}${p.releasedInRow}${p.completed}-- One notification per ended episode, each the plain event a publish sends (every node, of this
+${p.attemptErrors}${p.retried}${p.released}${p.releasedInRow}${p.completed}-- One notification per ended episode, each the plain event a publish sends (every node, of this
 -- release or an earlier one, reads it), in the batch's order: the subquery's ORDER BY keeps it from
 -- being flattened, so the aggregate calls pg_notify row by row in that order. Still one statement
 -- and one commit for the batch, as PgBus's publishes of one turn (notifyMany); PostgreSQL delivers
@@ -199,7 +270,7 @@ notified AS (
   SELECT count(pg_notify(n.notify_channel, n.notify_payload)) AS sent
     FROM (SELECT f.notify_channel, f.notify_payload
             FROM fence f JOIN ended x ON x.id = f.episode_id
-           WHERE f.notify_channel IS NOT NULL
+           WHERE f.notify_channel IS NOT NULL AND x.status <> 'pending'
            ORDER BY f.ord) n
 ),
 echoed AS (
@@ -211,7 +282,7 @@ echoed AS (
 SELECT i.episode_id::text AS input_id,
        (f.episode_id IS NOT NULL OR a.episode_id IS NOT NULL) AS held,
        (a.episode_id IS NOT NULL) AS already_ended,
-       (SELECT sent FROM notified) AS notified,
+       (SELECT sent FROM notified) AS notified${p.retryWoken},
        mine.*
   FROM input i
   LEFT JOIN fence f ON f.episode_id = i.episode_id

@@ -23,6 +23,12 @@ export interface EpisodeEnd {
   /** The trigger request this node dispatched the episode from: marked completed with it. */
   triggerRequestId?: string;
   /**
+   * A failed attempt with attempts left (SPEC section 16): instead of `failed` the episode goes
+   * back to `pending` at attempt + 1, its error kept with the attempt, with a new request due in
+   * this many ms. No episode event is sent: it has not ended.
+   */
+  retryDelayMs?: number;
+  /**
    * A NOTIFY sent (on commit) when the episode really ends: the episode event, as the bus's
    * inlineNotification built it (under the NOTIFY limit; a larger event is published after).
    */
@@ -95,6 +101,9 @@ export async function endEpisodes(
     inRow: ends.some((e) => e.fence?.episodeId !== undefined),
     requests: ends.some((e) => e.triggerRequestId !== undefined),
     failures: ends.some((e) => e.status === "failed"),
+    retries: ends.some((e) => e.status === "failed" && e.retryDelayMs !== undefined),
+    // After the claim-row keys ($22) when those are sent.
+    retryParam: ends.some((e) => e.fence !== null && e.fence.episodeId === undefined) ? 23 : 22,
   };
   const { rows } = await db.query<Row>(endSql(parts), [
     options.node,
@@ -126,6 +135,9 @@ export async function endEpisodes(
     // type): an episode holding its own lease costs no probe of the claims table's key index.
     ...(parts.claimRows
       ? [column((e) => (e.fence?.episodeId === undefined ? (e.fence?.dedupeKey ?? null) : null))]
+      : []),
+    ...(parts.retries
+      ? [column((e) => (e.status === "failed" ? (e.retryDelayMs ?? null) : null))]
       : []),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));

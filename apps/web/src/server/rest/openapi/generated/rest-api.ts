@@ -554,6 +554,18 @@ export interface components {
                     maxWallMs?: number;
                 };
                 priority?: number;
+                retry?: {
+                    maxAttempts: number;
+                    /** @default {} */
+                    backoff?: {
+                        /** @default 1000 */
+                        initialMs?: number;
+                        /** @default 300000 */
+                        maxMs?: number;
+                        /** @default 2 */
+                        factor?: number;
+                    };
+                };
             }[];
             /** @default true */
             enabled?: boolean;
@@ -609,6 +621,18 @@ export interface components {
                     maxWallMs?: number;
                 };
                 priority?: number;
+                retry?: {
+                    maxAttempts: number;
+                    /** @default {} */
+                    backoff?: {
+                        /** @default 1000 */
+                        initialMs?: number;
+                        /** @default 300000 */
+                        maxMs?: number;
+                        /** @default 2 */
+                        factor?: number;
+                    };
+                };
             }[];
             enabled?: boolean;
         };
