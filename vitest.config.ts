@@ -1,10 +1,13 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // One run for unit (`*.test.ts`) and integration (`*.integration.test.ts`) tests of every package.
 // The global setup starts (or reuses) the test PostgreSQL server and builds the migrated template
 // database that each integration test file clones (see packages/db/src/testing).
 export default defineConfig({
+  // The console's `@/` imports (its tsconfig paths), for tests that load its route files.
+  resolve: { alias: { "@/": fileURLToPath(new URL("./apps/web/src/", import.meta.url)) } },
   test: {
     include: [
       "packages/**/src/**/*.test.ts",

@@ -137,3 +137,35 @@ test("a stale tab's invalid input is refused by the server with the field named"
   };
   expect(body.error?.data?.inputIssues?.map((issue) => issue.path)).toEqual([invalid.field]);
 });
+
+test("an operator schedules a fire an hour ahead at priority 8; it waits, marked scheduled", async ({
+  page,
+  db,
+}) => {
+  await ensureResource(db, "db-primary");
+  const fire = "fire-resource_monitor-check_resource_limits";
+  await openForm(page, fire);
+  await page.getByTestId(`${fire}-when`).selectOption("delay");
+  await page.getByTestId(`${fire}-delay`).fill("60");
+  await page.getByTestId(`${fire}-priority`).fill("8");
+  await expect(page.getByTestId(`${fire}-submit`)).toHaveText("Schedule");
+  await page
+    .getByTestId(`${fire}-form`)
+    .screenshot({ path: path.join(screenshotsDir, "fire-form-schedule.png") });
+  await page.getByTestId(`${fire}-submit`).click();
+  const link = page.getByTestId("fired-episode-link");
+  await expect(link).toBeVisible();
+  const episodeId = (await link.getAttribute("href"))?.split("/").pop() ?? "";
+  const { rows } = await db.query<{ status: string; priority: number; ahead_s: number }>(
+    `SELECT e.status, r.priority,
+            round(extract(epoch FROM r.run_at - r.inserted_at))::int AS ahead_s
+       FROM cyclium_episodes e JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+      WHERE e.id = $1`,
+    [episodeId],
+  );
+  expect(rows).toEqual([{ status: "pending", priority: 8, ahead_s: 3600 }]);
+  await link.click();
+  await expect(page.getByText(/Scheduled: no node takes it before/)).toBeVisible();
+  // Nothing is left waiting for the specs that follow.
+  await db.query("DELETE FROM cyclium_episodes WHERE id = $1", [episodeId]);
+});

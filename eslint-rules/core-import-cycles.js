@@ -1,4 +1,4 @@
-// A lint rule for issue 12: no import circle inside packages/core. The graph is read once per
+// A lint rule for issue 12: no import circle inside packages/core (and faults/src, issue 30). The graph is read once per
 // lint process with TypeScript's pre-processor (imports only, no parse of bodies). Type-only imports count, as in packages/core/src/architecture/import-cycles.test.ts:
 // they still tie two concepts together. A circle is reported on every file in it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -104,23 +104,30 @@ function circlesOf(root) {
   return byFile;
 }
 
+/** The source trees kept free of circles: core, and the fault suite's harness and checker. */
+const CHECKED_ROOTS = [
+  `${path.sep}packages${path.sep}core${path.sep}src${path.sep}`,
+  `${path.sep}faults${path.sep}src${path.sep}`,
+];
+
 export const coreImportCycles = {
   meta: {
     type: "problem",
-    docs: { description: "No import circle inside packages/core (issue 12)." },
+    docs: { description: "No import circle inside packages/core or faults/src (issues 12, 30)." },
     schema: [],
     messages: {
       circle:
-        "This file is in an import circle of packages/core ({{files}}). Move the shared piece " +
+        "This file is in an import circle ({{files}}). Move the shared piece " +
         "to a third, lower file (CONVENTIONS.md: No cycles).",
     },
   },
   create(context) {
     const file = context.filename;
-    const marker = `${path.sep}packages${path.sep}core${path.sep}src${path.sep}`;
-    const at = file.indexOf(marker);
-    if (at < 0 || IS_TEST.test(file)) return {};
-    const root = file.slice(0, at + marker.length - 1);
+    const root = CHECKED_ROOTS.map((marker) => {
+      const at = file.indexOf(marker);
+      return at < 0 ? undefined : file.slice(0, at + marker.length - 1);
+    }).find((found) => found !== undefined);
+    if (root === undefined || IS_TEST.test(file)) return {};
     return {
       Program(node) {
         const circle = circlesOf(root).get(file);

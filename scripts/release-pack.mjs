@@ -50,7 +50,14 @@ export function releasePack(outDir) {
     if (manifest.name !== pkg.name) {
       throw new Error(`release:pack: ${pkg.dir} holds ${manifest.name}, not ${pkg.name}`);
     }
-    pnpm(["pack", "--pack-destination", outDir], dir);
+    // One licence for every package: the repository's, copied in for the pack only.
+    const license = path.join(dir, "LICENSE");
+    fs.copyFileSync(path.join(repoRoot, "LICENSE"), license);
+    try {
+      pnpm(["pack", "--pack-destination", outDir], dir);
+    } finally {
+      fs.rmSync(license, { force: true });
+    }
     const file = `${pkg.name.replace("@", "").replace("/", "-")}-${manifest.version}.tgz`;
     const tarball = path.join(outDir, file);
     if (!fs.existsSync(tarball)) throw new Error(`release:pack: pnpm pack made no ${file}`);

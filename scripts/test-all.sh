@@ -75,6 +75,7 @@ report_side_phase() {
   summary+=("$name: ok in ${took}s")
 }
 
+phase commits 60 "${pnpm_cmd[@]}" commits:check
 side_phase lint 420 "${pnpm_cmd[@]}" lint
 lint_pid=$!
 side_phase format 420 "${pnpm_cmd[@]}" format:check

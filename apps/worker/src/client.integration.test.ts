@@ -78,6 +78,151 @@ describe("createClient against a real worker", () => {
     expect(rows[0]).toEqual({ executed_by: "client-worker", result: { steps: 2 } });
   });
 
+  it("waits for a fired episode's result, the same through a deduped fire, and reads it", async () => {
+    const fired = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 3 },
+      idempotencyKey: "order-result",
+    });
+    const again = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 3 },
+      idempotencyKey: "order-result",
+    });
+    expect(again).toMatchObject({ kind: "deduped", episodeId: fired.episodeId });
+    const [first, second] = await Promise.all([
+      fired.result({ timeoutMs: 30_000 }),
+      again.result({ timeoutMs: 30_000 }),
+    ]);
+    expect(first).toMatchObject({ kind: "completed", result: { steps: 3 } });
+    expect(second).toMatchObject({ kind: "completed", episodeId: fired.episodeId });
+    expect(await client.get(fired.episodeId ?? "")).toMatchObject({
+      status: "completed",
+      executedBy: "client-worker",
+      result: { steps: 3 },
+    });
+    expect(await client.get("00000000-0000-4000-8000-000000000000")).toBeUndefined();
+  });
+
+  it("gives a failure as a value, a timeout for an episode still pending, and polls without LISTEN", async () => {
+    const polling = createClient(
+      { connectionString: db.url },
+      { deployment: clientDeployment, listen: false, resultPollMs: 100 },
+    );
+    try {
+      const flaky = await polling.fire({ actorId: "client_steps", expectationId: "flaky" });
+      expect(await flaky.result({ timeoutMs: 30_000 })).toMatchObject({
+        kind: "failed",
+        error: { class: "flaky", message: "the first attempt always fails" },
+      });
+      const parked = await polling.fire({ actorId: "client_parked", expectationId: "wait" });
+      expect(await parked.result({ timeoutMs: 300 })).toEqual({
+        kind: "timeout",
+        episodeId: parked.episodeId,
+        status: "pending",
+      });
+      // A wait in progress ends at cancel: the cancel's NOTIFY (or the next poll) wakes it.
+      const waiting = client.result(parked.episodeId ?? "", { timeoutMs: 30_000 });
+      await client.cancel(parked.episodeId ?? "");
+      expect(await waiting).toMatchObject({ kind: "cancelled", episodeId: parked.episodeId });
+      expect(await polling.result("00000000-0000-4000-8000-000000000000")).toEqual({
+        kind: "not_found",
+        episodeId: "00000000-0000-4000-8000-000000000000",
+      });
+    } finally {
+      await polling.close();
+    }
+  });
+
+  it("starts a delayed fire only once it is due, and keeps its priority", async () => {
+    const fired = await client.fire({
+      actorId: "client_steps",
+      expectationId: "run",
+      input: { steps: 1 },
+      delayMs: 1_500,
+      priority: 9,
+    });
+    expect((await client.get(fired.episodeId ?? ""))?.status).toBe("pending");
+    expect(await fired.result({ timeoutMs: 30_000 })).toMatchObject({ kind: "completed" });
+    // The database clock decides: the episode started no earlier than its request's run_at.
+    const { rows } = await db.pool.query<{ on_time: boolean; priority: number }>(
+      `SELECT e.started_at >= r.run_at AS on_time, r.priority
+         FROM cyclium_episodes e JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+        WHERE e.id = $1`,
+      [fired.episodeId],
+    );
+    expect(rows).toEqual([{ on_time: true, priority: 9 }]);
+    const untyped = client as unknown as CycliumClient;
+    await expect(
+      untyped.fire({
+        actorId: "client_steps",
+        expectationId: "run",
+        input: { steps: 1 },
+        priority: 11,
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input", details: { field: "priority" } });
+    await expect(
+      untyped.fire({
+        actorId: "client_steps",
+        expectationId: "run",
+        input: { steps: 1 },
+        runAt: "soon",
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input", details: { field: "runAt" } });
+  });
+
+  it("retries a failing attempt after its backoff until it completes, keeping each error", async () => {
+    const fired = await client.fire({ actorId: "client_steps", expectationId: "retried" });
+    // One wait for the episode's end: the failed attempts end nothing.
+    expect(await fired.result({ timeoutMs: 30_000 })).toMatchObject({
+      kind: "completed",
+      result: { attempt: 3 },
+    });
+    const attempts = await db.pool.query<{ attempt: number; error_class: string }>(
+      "SELECT attempt, error_class FROM cyclium_episode_attempts WHERE episode_id = $1 ORDER BY attempt",
+      [fired.episodeId],
+    );
+    expect(attempts.rows).toEqual([
+      { attempt: 1, error_class: "transient" },
+      { attempt: 2, error_class: "transient" },
+    ]);
+    // Each retry's request was due after its backoff (initialMs 200, doubling, half to all).
+    const { rows } = await db.pool.query<{ wait_ms: number }>(
+      `SELECT round(extract(epoch FROM run_at - inserted_at) * 1000)::int AS wait_ms
+         FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id`,
+      [fired.episodeId],
+    );
+    expect(rows.map((row) => row.wait_ms)).toHaveLength(3);
+    const [first, second, third] = rows.map((row) => row.wait_ms);
+    expect(first).toBe(0);
+    expect(second).toBeGreaterThanOrEqual(100);
+    expect(second).toBeLessThanOrEqual(200);
+    expect(third).toBeGreaterThanOrEqual(200);
+    expect(third).toBeLessThanOrEqual(400);
+  });
+
+  it("fails at maxAttempts, and at once for fail(..., { retry: false })", async () => {
+    const untyped = client as unknown as CycliumClient;
+    const exhausted = await untyped.fire({ actorId: "client_steps", expectationId: "doomed" });
+    expect(await exhausted.result({ timeoutMs: 30_000 })).toMatchObject({
+      kind: "failed",
+      error: { class: "transient" },
+      episode: { attempt: 2 },
+    });
+    const final = await untyped.fire({
+      actorId: "client_steps",
+      expectationId: "doomed",
+      input: { final: true },
+    });
+    expect(await final.result({ timeoutMs: 30_000 })).toMatchObject({
+      kind: "failed",
+      error: { class: "refused" },
+      episode: { attempt: 1 },
+    });
+  });
+
   it("refuses input the expectation's schema rejects, naming the field", async () => {
     const untyped = client as unknown as CycliumClient;
     await expect(

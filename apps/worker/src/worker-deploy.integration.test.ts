@@ -1,7 +1,7 @@
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
 import { DeferredRunner } from "@cyclium/core/trigger-requests";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";
 
 let db: TestDatabase;
@@ -10,12 +10,17 @@ const workers: WorkerProcess[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
 });
+// A case that failed half-way must not leave its workers taking the next case's episodes.
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop("SIGKILL")));
+});
 afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.stop("SIGKILL")));
   await db.drop();
 });
 
-const STEPS = 10;
+// Long enough that the stopped worker is still mid-episode when its SIGTERM lands on a loaded
+// machine: at 10 steps a clean-clone run under load saw all three finish before the signal.
+const STEPS = 20;
 
 function start(identity: string, graceMs = 3000): WorkerProcess {
   const worker = spawnWorker({
@@ -221,7 +226,7 @@ describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
     const a = start("fail-a");
     const b = start("fail-b");
     await Promise.all([a.ready, b.ready]);
-    const [id] = await fireResumable(1, { steps: 6, stepMs: 300 }, "resumable_fail");
+    const [id] = await fireResumable(1, { steps: 12, stepMs: 300 }, "resumable_fail");
     if (id === undefined) throw new Error("not fired");
     await vi.waitFor(async () => expect((await journal(id)).length).toBeGreaterThanOrEqual(2), {
       timeout: 20_000,
@@ -240,7 +245,9 @@ describe("a deploy: SIGTERM to a worker in the middle of long episodes", () => {
       { timeout: 15_000, interval: 50 },
     );
     // Resumed after the last checkpointed step: no step ran twice.
-    expect((await journal(id)).map((step) => step.step_no)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await journal(id)).map((step) => step.step_no)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i + 1),
+    );
     await b.stop("SIGTERM");
   }, 90_000);
 });

@@ -1,5 +1,5 @@
-// The data-model decision of SPEC section 4 ("the episode's own lease"), measured before it is
-// built: the statements one drained item costs today (request claimed, claim row inserted and
+// The data-model decision of SPEC section 4 ("the episode's own lease"), measured on core's own
+// statements (it was first measured on a prototype of them): the statements one drained item costs today (request claimed, claim row inserted and
 // done, episode started and ended, request completed) against the lighter model the section
 // allows (the lease in the episode row, the request going from pending straight to completed in
 // the statement that starts its episode). Both drain the same seeded items in batches of 24, as
@@ -11,7 +11,7 @@
 //   pnpm --filter @cyclium/bench exec tsx src/model/compare-lease-models.ts [items] [rounds]
 import { claimKeyOf } from "@cyclium/core/claims";
 import { endEpisodes, startEpisodes, type EpisodeEnd } from "@cyclium/core/episodes";
-import { claimTriggerRequests } from "@cyclium/core/trigger-requests";
+import { claimTriggerRequests, startRequestedEpisodes } from "@cyclium/core/trigger-requests";
 import { createTestDatabase, prepareTestServer, type TestServer } from "@cyclium/db/testing";
 import pg from "pg";
 import { PostgresCpu } from "../pg/postgres-cpu";
@@ -107,68 +107,43 @@ async function drainWithClaims(client: pg.Client): Promise<void> {
   }
 }
 
-// The lighter model: the request is picked and completed, and its episode started under a lease
-// held in its own row, in one statement; the end is fenced on (owner, attempt) of that row.
-const START_IN_ROW = `
-WITH picked AS (
-  SELECT q.id, q.episode_id FROM cyclium_trigger_requests q
-   WHERE q.status = 'pending' AND q.actor_id = $2
-   ORDER BY q.inserted_at, q.id
-   LIMIT $3
-   FOR UPDATE SKIP LOCKED
-),
-started AS (
-  UPDATE cyclium_episodes e
-     SET status = 'running', started_at = now(), executed_by = $1,
-         lease_until = now() + interval '120 seconds', updated_at = now()
-    FROM picked p
-   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM picked)) AND e.id = p.episode_id
-     AND e.status = 'pending' AND e.archived_at IS NULL
-  RETURNING e.id, e.attempt
-),
-completed AS (
-  UPDATE cyclium_trigger_requests r
-     SET status = 'completed', claimed_by = $1, claimed_at = now(), completed_at = now(),
-         updated_at = now()
-   WHERE r.id = ANY(ARRAY(SELECT id FROM picked))
-)
-SELECT id, attempt FROM started`;
-
-const END_IN_ROW = `
-WITH input AS (
-  SELECT * FROM unnest($2::uuid[], $3::int[]) AS t(episode_id, attempt)
-),
-fence AS (
-  SELECT e.id, i.attempt FROM cyclium_episodes e JOIN input i ON i.episode_id = e.id
-   WHERE e.id = ANY($2::uuid[]) AND e.executed_by = $1 AND e.attempt = i.attempt
-     AND e.status = 'running'
-   FOR UPDATE OF e
-),
-steps AS (
-  INSERT INTO cyclium_episode_steps
-    (episode_id, attempt, step_no, outcome, data, turns, tokens, duration_ms, node)
-  SELECT id, attempt, 1, 'done', NULL, 0, 0, 0, $1 FROM fence
-  ON CONFLICT (episode_id, attempt, step_no) DO NOTHING
-)
-UPDATE cyclium_episodes e
-   SET status = 'completed', result = NULL, finished_at = now(), lease_until = NULL,
-       updated_at = now()
-  FROM fence f
- WHERE e.id = f.id`;
-
+// The lighter model, as core now sends it: the request is picked and completed, and its episode
+// started under a lease held in its own row, in one statement (startRequestedEpisodes); the end is
+// fenced on the row's owner and attempt and releases the lease (endEpisodes with an in-row fence).
 async function drainInRow(client: pg.Client): Promise<void> {
   for (;;) {
-    const { rows } = await client.query<{ id: string; attempt: number }>(START_IN_ROW, [
-      NODE,
-      ACTOR,
-      BATCH,
-    ]);
-    if (rows.length === 0) return;
-    await client.query(END_IN_ROW, [
-      NODE,
-      rows.map((row) => row.id),
-      rows.map((row) => row.attempt),
-    ]);
+    const started = await startRequestedEpisodes(
+      {
+        node: NODE,
+        leaseSeconds: 120,
+        limits: [{ actorId: ACTOR, limit: BATCH }],
+        sourceStack: null,
+        sourceEnv: null,
+      },
+      client,
+    );
+    if (started.length === 0) return;
+    await endEpisodes(
+      {
+        node: NODE,
+        ends: started.map(({ episode, fence }): EpisodeEnd => ({
+          episodeId: episode.id,
+          fence,
+          status: "completed",
+          result: null,
+          finalStep: {
+            stepNo: 1,
+            outcome: "done",
+            data: null,
+            turns: 0,
+            tokens: 0,
+            durationMs: 0,
+            attempt: fence.attempt,
+          },
+        })),
+      },
+      client,
+    );
   }
 }
 
@@ -205,9 +180,6 @@ async function measure(server: TestServer, model: Model, items: number): Promise
   await client.connect();
   try {
     await client.query("SET stats_fetch_consistency = none");
-    if (model === "lease in episode row") {
-      await client.query("ALTER TABLE cyclium_episodes ADD COLUMN lease_until timestamptz");
-    }
     await seed(client, items);
     const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0];
     const cpu = await PostgresCpu.find(pid?.pid ?? null);

@@ -22,16 +22,12 @@ const greeter = defineActor({
   expectations: [{ id: "greet", strategy: greet, trigger: { manual: true }, input: ZGreetInput }],
 });
 
-// A second actor with the two steps of the daily report: count the greetings, then publish.
-const countGreetings: Strategy<unknown, null, { greetings: number }> = {
+// A second actor with the two steps of the daily report: collect it, then publish it. Strategies
+// reach your own systems (an API, your tables through ctx.db); Cyclium's tables are not an API:
+// read episodes with createClient (client.get, fire(...).result) or the REST API.
+const collectReport: Strategy<unknown, null, { day: string }> = {
   init: () => null,
-  step: async (_state, ctx) => {
-    const { rows } = await ctx.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM cyclium_episodes
-        WHERE actor_id = 'greeter' AND status = 'completed'`,
-    );
-    return done({ greetings: rows[0]?.n ?? 0 });
-  },
+  step: () => done({ day: new Date().toISOString().slice(0, 10) }),
 };
 
 const publishReport: Strategy<unknown, null> = {
@@ -45,17 +41,17 @@ const publishReport: Strategy<unknown, null> = {
 const reporter = defineActor({
   identifier: "reporter",
   expectations: [
-    { id: "count", strategy: countGreetings, trigger: { manual: true } },
+    { id: "collect", strategy: collectReport, trigger: { manual: true } },
     { id: "publish", strategy: publishReport, trigger: { manual: true } },
   ],
 });
 
-// The workflow: `publish` runs once `count` completed.
+// The workflow: `publish` runs once `collect` completed.
 const dailyReport = defineWorkflow({
   name: "daily_report",
   steps: [
-    { name: "count", actor: "reporter", expectation: "count" },
-    { name: "publish", actor: "reporter", expectation: "publish", dependsOn: ["count"] },
+    { name: "collect", actor: "reporter", expectation: "collect" },
+    { name: "publish", actor: "reporter", expectation: "publish", dependsOn: ["collect"] },
   ],
 });
 

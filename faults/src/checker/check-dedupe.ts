@@ -1,5 +1,5 @@
 import { ACTORS } from "../cluster/fault-actors";
-import type { ScenarioCheck } from "./check-run";
+import type { ScenarioCheck } from "./scenario-check";
 
 const MINUTE_MS = 60_000;
 

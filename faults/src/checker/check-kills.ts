@@ -1,5 +1,5 @@
 import { ACTORS } from "../cluster/fault-actors";
-import type { ScenarioCheck } from "./check-run";
+import type { ScenarioCheck } from "./scenario-check";
 import { inFlightAt, nemesisEvents, nextRunElsewhere, spread } from "./history-queries";
 
 /**

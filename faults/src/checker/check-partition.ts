@@ -1,4 +1,4 @@
-import type { ScenarioCheck } from "./check-run";
+import type { ScenarioCheck } from "./scenario-check";
 import type { RunFacts } from "./run-facts";
 import { inFlightAt, nemesisEvents, nextRunElsewhere, spread } from "./history-queries";
 

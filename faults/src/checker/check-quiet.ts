@@ -1,4 +1,4 @@
-import type { ScenarioCheck } from "./check-run";
+import type { ScenarioCheck } from "./scenario-check";
 
 /**
  * Scenarios without faults (1, and 7 whose only fault is the nodes' wall clocks): the SPEC's

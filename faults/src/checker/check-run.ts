@@ -1,4 +1,4 @@
-import { checkCommon, type CommonCheck } from "./check-common";
+import { checkCommon } from "./check-common";
 import { checkDedupe } from "./check-dedupe";
 import { checkKills } from "./check-kills";
 import { checkPartition } from "./check-partition";
@@ -9,13 +9,8 @@ import { checkRestart } from "./check-restart";
 import { checkSkew } from "./check-skew";
 import { checkStuck } from "./check-stuck";
 import { loadRun } from "./load-run";
-import type { RunFacts, ScenarioReport } from "./run-facts";
-
-/** A scenario's own invariants on top of the common ones: more figures, more violations. */
-export type ScenarioCheck = (
-  facts: RunFacts,
-  common: CommonCheck,
-) => { details: Record<string, string | number>; violations: string[] };
+import type { ScenarioReport } from "./run-facts";
+import type { ScenarioCheck } from "./scenario-check";
 
 /** By scenario id; the common checks apply to every scenario. */
 const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([

@@ -1,4 +1,4 @@
-import type { ScenarioCheck } from "./check-run";
+import type { ScenarioCheck } from "./scenario-check";
 import { checkQuiet } from "./check-quiet";
 
 /**

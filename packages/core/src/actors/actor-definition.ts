@@ -58,6 +58,30 @@ export const ZInputSchema = z.custom<z.ZodType>(
   "must be a zod schema",
 );
 
+/** Fire priorities (SPEC section 16): higher is claimed first; 0 unless the fire or expectation sets one. */
+export const MIN_PRIORITY = 0;
+export const MAX_PRIORITY = 10;
+export const ZPriority = z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY);
+
+/**
+ * Automatic retries (SPEC section 16): a failed attempt with attempts left goes back to pending
+ * with its next run delayed by exponential backoff (initialMs x factor^(n-1), capped at maxMs,
+ * each delay drawn between half and all of it). `maxAttempts` counts every run of the episode,
+ * recovery restarts and hand-backs included; 1 (the default) never retries.
+ */
+export const ZRetry = z.strictObject({
+  maxAttempts: z.number().int().min(1).max(100),
+  backoff: z
+    .strictObject({
+      initialMs: z.number().int().min(0).max(86_400_000).default(1_000),
+      maxMs: z.number().int().min(0).max(86_400_000).default(300_000),
+      factor: z.number().min(1).max(10).default(2),
+    })
+    .prefault({}),
+});
+export type Retry = z.infer<typeof ZRetry>;
+export type RetryInput = z.input<typeof ZRetry>;
+
 export const ZExpectation = z.strictObject({
   id: ZIdentifier,
   strategy: ZStrategyRef,
@@ -65,6 +89,8 @@ export const ZExpectation = z.strictObject({
   recoveryPolicy: ZRecoveryPolicy.default("fail"),
   budget: ZBudget.prefault({}),
   input: ZInputSchema.optional(),
+  priority: ZPriority.optional(),
+  retry: ZRetry.optional(),
 });
 
 /**
@@ -80,6 +106,10 @@ export interface ExpectationDefinition<Id extends string = string, Input = unkno
   readonly budget: Budget;
   /** Validates a fire's input before the episode is created (by `createClient`). */
   readonly input?: z.ZodType<unknown, Input> | undefined;
+  /** The priority of its deferred fires when the fire names none (default 0). */
+  readonly priority?: number | undefined;
+  /** Automatic retries with backoff; absent: a failure is final (one attempt). */
+  readonly retry?: Retry | undefined;
 }
 
 /** What `defineActor` accepts: defaults may be left out. */
@@ -91,6 +121,10 @@ export interface ExpectationInput {
   budget?: BudgetInput;
   /** A zod schema of the input a fire must carry; checked by `createClient` before it fires. */
   input?: z.ZodType | undefined;
+  /** MIN_PRIORITY..MAX_PRIORITY: the priority of its fires that name none (default 0). */
+  priority?: number | undefined;
+  /** `{ maxAttempts, backoff? }`: retry a failed attempt after a backoff (default: no retry). */
+  retry?: RetryInput | undefined;
 }
 
 /** The typed definition of one declared expectation (distributes over a union). */

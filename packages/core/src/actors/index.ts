@@ -4,10 +4,14 @@ export {
   DEFAULT_BUDGET,
   DEFAULT_MAX_CONCURRENT_EPISODES,
   EPISODE_OVERFLOWS,
+  MAX_PRIORITY,
+  MIN_PRIORITY,
   ZActorDefinition,
   ZBudget,
   ZEpisodeOverflow,
   ZExpectation,
+  ZPriority,
+  ZRetry,
   findExpectation,
   runsOnStack,
   type ActorDefinition,
@@ -19,6 +23,8 @@ export {
   type ExpectationDefinition,
   type ExpectationDefinitionOf,
   type ExpectationInput,
+  type Retry,
+  type RetryInput,
   type StrategyRef,
 } from "./actor-definition";
 // What recovery does with an orphaned episode of an expectation: declared by recovery.
@@ -78,6 +84,7 @@ export {
   type StrategyContext,
 } from "./strategy";
 export {
+  TRIGGER_KINDS,
   ZTrigger,
   triggerKindOf,
   type EventTrigger,

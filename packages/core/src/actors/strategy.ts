@@ -23,7 +23,15 @@ export interface StepUsage {
 export type StepResult<TState, TResult = unknown> =
   | { continue: TState; usage?: StepUsage; data?: unknown }
   | { done: true; result?: TResult; usage?: StepUsage; data?: unknown }
-  | { fail: true; errorClass: string; message: string; usage?: StepUsage; data?: unknown };
+  | {
+      fail: true;
+      errorClass: string;
+      message: string;
+      usage?: StepUsage;
+      data?: unknown;
+      /** false: final, even with attempts left (the expectation's `retry`). */
+      retry?: false;
+    };
 
 /** Facts about the episode a strategy runs, read-only. */
 export interface EpisodeInfo {
@@ -150,13 +158,24 @@ export function done<TResult>(
   return { done: true, ...(result === undefined ? {} : { result }), ...(usage ? { usage } : {}) };
 }
 
-/** `{ fail: true, errorClass, message }`: the episode is failed with that error. */
+/**
+ * `{ fail: true, errorClass, message }`: this attempt failed with that error. With attempts left
+ * under the expectation's `retry`, the episode runs again after a backoff; `{ retry: false }`
+ * makes the failure final (a bad input, a refusal that will not change).
+ */
 export function fail(
   errorClass: string,
   message: string,
-  usage?: StepUsage,
-): { fail: true; errorClass: string; message: string; usage?: StepUsage } {
-  return { fail: true, errorClass, message, ...(usage ? { usage } : {}) };
+  options?: StepUsage & { retry?: false },
+): { fail: true; errorClass: string; message: string; usage?: StepUsage; retry?: false } {
+  const { retry, ...usage } = options ?? {};
+  return {
+    fail: true,
+    errorClass,
+    message,
+    ...(Object.keys(usage).length > 0 ? { usage } : {}),
+    ...(retry === false ? { retry } : {}),
+  };
 }
 
 /** Duck-typed check used when a strategy comes from configuration rather than the type system. */

@@ -43,7 +43,8 @@ export const ZPollTrigger = z.strictObject({
 /** Manual-only: the expectation fires only through `fire()` (any expectation can). */
 export const ZManualTrigger = z.strictObject({ manual: z.literal(true) });
 
-const TRIGGER_KINDS = {
+/** Each trigger kind's schema, by kind (REST's OpenAPI document describes `ZTrigger` by them). */
+export const TRIGGER_KINDS = {
   event: ZEventTrigger,
   schedule: ZScheduleTrigger,
   poll: ZPollTrigger,

@@ -57,12 +57,16 @@ function migratedTables(migrationsDir: string): Map<string, string[]> {
       );
       tables.set(match[1] as string, columns);
     }
-    for (const match of sql.matchAll(
-      /ALTER TABLE "(\w+)" ADD COLUMN (?:IF NOT EXISTS )?"(\w+)"/g,
-    )) {
-      const columns = tables.get(match[1] as string) ?? [];
-      if (!columns.includes(match[2] as string)) columns.push(match[2] as string);
-      tables.set(match[1] as string, columns);
+    // Every ADD COLUMN of an ALTER TABLE statement, one or several, on one line or many.
+    for (const statement of sql.matchAll(/ALTER TABLE "(\w+)"([^;]*);/g)) {
+      const table = statement[1] as string;
+      const columns = tables.get(table) ?? [];
+      for (const added of (statement[2] as string).matchAll(
+        /ADD COLUMN (?:IF NOT EXISTS )?"(\w+)"/g,
+      )) {
+        if (!columns.includes(added[1] as string)) columns.push(added[1] as string);
+      }
+      tables.set(table, columns);
     }
   }
   return tables;

@@ -19,7 +19,12 @@ export {
   type BusPublisherOptions,
   type PublishBusEventOptions,
 } from "./publish-bus-event";
-export { BUS_CHANNEL, MAX_INLINE_EVENT_BYTES, serializeEvent } from "./bus-wire-format";
+export {
+  BUS_CHANNEL,
+  decodeWireMessage,
+  MAX_INLINE_EVENT_BYTES,
+  serializeEvent,
+} from "./bus-wire-format";
 export { deleteOldBusEvents, type DeleteOldBusEventsOptions } from "./delete-old-bus-events";
 export type { Queryable } from "../db/index";
 export { silentLogger, type Logger } from "../telemetry/index";

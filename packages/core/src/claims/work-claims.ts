@@ -18,6 +18,12 @@ export interface ClaimFence {
   dedupeKey: string;
   owner: string;
   attempt: number;
+  /**
+   * Set when the lease is the episode's own (SPEC section 4, episodes/lease/): the fence then holds
+   * while this episode row is executed by `owner` at `attempt` with a lease (`lease_until` not
+   * NULL), and the claim row of `dedupeKey` is not read.
+   */
+  episodeId?: string;
 }
 
 export interface AcquireClaimOptions {

@@ -2,6 +2,7 @@ import type { ActorDefinition, ExpectationDefinition } from "../actors/index";
 import type { Deployment } from "../deployment/index";
 import type { Episode } from "../episodes/index";
 import type { Execution } from "../triggers/index";
+import type { EpisodeResult, ResultOptions } from "./episode-results";
 
 /** The actors a deployment declares, as a union; any actor for an untyped client. */
 export type ActorOf<D extends Deployment> = D["actors"][number];
@@ -34,13 +35,27 @@ export type ClientFireOptions<D extends Deployment, A extends string, E extends 
    * episode is live (not archived) is `deduped`. Without one, every fire creates an episode.
    */
   idempotencyKey?: string | undefined;
+  /** Not started before this time (the database's clock decides). */
+  runAt?: Date | string | undefined;
+  /** Not started before this many ms from now; counted after `runAt` when both are given. */
+  delayMs?: number | undefined;
+  /** 0..10, higher first (FIFO within one); default the expectation's `priority`, else 0. */
+  priority?: number | undefined;
 } & InputField<InputOf<D, A, E>>;
 
 export type ClientFireResult =
   /** The episode is `pending` with its trigger request: a full-mode worker of its scope runs it. */
-  | { kind: "created"; episodeId: string; requestId: string; episode: Episode }
-  /** A live episode with this idempotency key exists. */
-  | { kind: "deduped"; dedupeKey: string };
+  (
+    | { kind: "created"; episodeId: string; requestId: string; episode: Episode }
+    /**
+     * A live episode with this idempotency key exists: `episodeId` is that episode (undefined when
+     * it was archived in the meantime).
+     */
+    | { kind: "deduped"; dedupeKey: string; episodeId: string | undefined }
+  ) & {
+    /** Waits for the episode (the one created, or the one the fire was deduplicated to) to end. */
+    result(options?: ResultOptions): Promise<EpisodeResult>;
+  };
 
 export type TriggerCommandResult<K extends "paused" | "resumed"> =
   | { kind: K; tenantId: string; name: string }

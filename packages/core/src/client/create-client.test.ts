@@ -115,6 +115,7 @@ describe("validateFire (plain JavaScript)", () => {
       actorId: "billing",
       expectationId: "invoice",
       input: { customerId: "c1", amount: 3 },
+      timing: {},
     });
     expect(() =>
       validateFire({ actorId: "anything", expectationId: "x", input: 1 }, undefined),

@@ -5,7 +5,10 @@ import type { Deployment } from "../deployment/index";
 import {
   archiveEpisode,
   cancelEpisode,
+  findLiveEpisodeId,
+  loadEpisode,
   retryEpisode,
+  type Episode,
   type ArchiveEpisodeResult,
   type CancelEpisodeResult,
   type RetryEpisodeResult,
@@ -13,7 +16,11 @@ import {
 import { isCycliumError } from "../errors/index";
 import { fireDedupeKey, parseFireRequest } from "../runtime/index";
 import { defaultTelemetry, silentLogger, type Logger } from "../telemetry/index";
-import { DeferredRunner, type DeferEpisodeInput } from "../trigger-requests/index";
+import {
+  DeferredRunner,
+  type DeferEpisodeInput,
+  type RequestTiming,
+} from "../trigger-requests/index";
 import {
   DEFAULT_TENANT,
   fireTrigger,
@@ -31,6 +38,7 @@ import type {
   TriggerCommandResult,
   TriggerRef,
 } from "./client-types";
+import { EpisodeResults, type EpisodeResult, type ResultOptions } from "./episode-results";
 import { validateFire } from "./validate-fire";
 
 export type ClientConnection = { connectionString: string } | { pool: pg.Pool };
@@ -46,6 +54,14 @@ export interface CreateClientOptions<D extends Deployment> {
   /** Who the operator commands record (retry's `operator:{by}`, a pause's `paused_by`). */
   by?: string | undefined;
   logger?: Logger | undefined;
+  /**
+   * How `result()` hears that an episode ended: a LISTEN connection opened on the first wait
+   * (default), or `false` to poll only (behind PgBouncer in transaction mode, where LISTEN does
+   * not hold). With a pool of your own, the LISTEN uses the pool's connection settings.
+   */
+  listen?: boolean | undefined;
+  /** Polling interval of `result()` while it cannot LISTEN; default 1,000 ms. */
+  resultPollMs?: number | undefined;
 }
 
 export interface CycliumClient<D extends Deployment = Deployment> {
@@ -57,6 +73,13 @@ export interface CycliumClient<D extends Deployment = Deployment> {
   fire: <A extends ActorIdOf<D>, E extends ExpectationIdOf<D, A>>(
     options: ClientFireOptions<D, A, E>,
   ) => Promise<ClientFireResult>;
+  /** One episode as it is now, from any process; undefined when there is none. */
+  get(episodeId: string): Promise<Episode | undefined>;
+  /**
+   * Waits for an episode to end and gives its result or its failure as a value (`timeout` when
+   * `timeoutMs` passes first). Woken by the end's NOTIFY, with polling as the fallback.
+   */
+  result(episodeId: string, options?: ResultOptions): Promise<EpisodeResult>;
   /** Cancels a pending or running episode wherever it runs (publishes `episode.cancelled`). */
   cancel(
     episodeId: string,
@@ -75,7 +98,10 @@ export interface CycliumClient<D extends Deployment = Deployment> {
   fireTrigger(
     trigger: TriggerRef & { context?: Record<string, unknown> | undefined },
   ): Promise<ClientFireTriggerResult>;
-  /** Sends a pending wake-up and ends the pool the client made (not one it was given). */
+  /**
+   * Sends a pending wake-up, stops listening for results and ends the pool the client made (not
+   * one it was given).
+   */
   close(): Promise<void>;
 }
 
@@ -116,16 +142,38 @@ export function createClient<D extends Deployment = Deployment>(
     telemetry: defaultTelemetry,
   });
 
-  const defer = async (episode: DeferEpisodeInput): Promise<ClientFireResult> => {
-    const result = await deferred.defer(episode);
-    return result.kind === "created"
-      ? {
-          kind: "created",
-          episodeId: result.episode.id,
-          requestId: result.requestId,
-          episode: result.episode,
-        }
-      : { kind: "deduped", dedupeKey: result.dedupeKey };
+  const results = new EpisodeResults({
+    db: pool,
+    listenTo: options.listen === false ? undefined : listenConfig(connection),
+    pollMs: options.resultPollMs,
+    logger,
+  });
+
+  const defer = async (
+    episode: DeferEpisodeInput,
+    timing: RequestTiming = {},
+  ): Promise<ClientFireResult> => {
+    const deferredResult = await deferred.defer(episode, {}, timing);
+    if (deferredResult.kind === "created") {
+      const episodeId = deferredResult.episode.id;
+      return {
+        kind: "created",
+        episodeId,
+        requestId: deferredResult.requestId,
+        episode: deferredResult.episode,
+        result: (resultOptions) => results.wait(episodeId, resultOptions),
+      };
+    }
+    const episodeId = await findLiveEpisodeId(deferredResult.dedupeKey, pool);
+    return {
+      kind: "deduped",
+      dedupeKey: deferredResult.dedupeKey,
+      episodeId,
+      result: (resultOptions) =>
+        episodeId === undefined
+          ? Promise.resolve({ kind: "not_found", episodeId })
+          : results.wait(episodeId, resultOptions),
+    };
   };
 
   // Workflow instances a trigger fire starts: created here, their root steps deferred like any
@@ -158,14 +206,21 @@ export function createClient<D extends Deployment = Deployment>(
     async fire(fireOptions) {
       const request = validateFire(fireOptions, deployment);
       const parsed = parseFireRequest({ ...request, triggerType: "manual" });
-      return defer({
-        actorId: parsed.actorId,
-        expectationId: parsed.expectationId,
-        triggerType: "manual",
-        dedupeKey: fireDedupeKey(parsed, env),
-        input: parsed.input ?? {},
-      });
+      return defer(
+        {
+          actorId: parsed.actorId,
+          expectationId: parsed.expectationId,
+          triggerType: "manual",
+          dedupeKey: fireDedupeKey(parsed, env),
+          input: parsed.input ?? {},
+        },
+        request.timing,
+      );
     },
+
+    get: (episodeId) => loadEpisode(episodeId, pool),
+
+    result: (episodeId, resultOptions) => results.wait(episodeId, resultOptions),
 
     cancel: (episodeId, cancelOptions = {}) =>
       cancelEpisode(
@@ -221,10 +276,16 @@ export function createClient<D extends Deployment = Deployment>(
 
     async close() {
       engine.stop();
+      await results.close();
       await deferred.flush();
       if (ownsPool) await pool.end();
     },
   };
+}
+
+/** The LISTEN connection's settings: the client's connection string, or its pool's settings. */
+function listenConfig(connection: ClientConnection): pg.ClientConfig {
+  return "pool" in connection ? { ...connection.pool.options } : connection;
 }
 
 async function triggerCommand<K extends "paused" | "resumed">(

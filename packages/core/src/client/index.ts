@@ -16,4 +16,5 @@ export type {
   TriggerCommandResult,
   TriggerRef,
 } from "./client-types";
+export type { EpisodeResult, ResultOptions } from "./episode-results";
 export { validateFire, type ValidatedFire } from "./validate-fire";

@@ -1,4 +1,4 @@
-import { findExpectation } from "../actors/index";
+import { findExpectation, MAX_PRIORITY, MIN_PRIORITY } from "../actors/index";
 import type { Deployment } from "../deployment/index";
 import { CycliumError } from "../errors/index";
 
@@ -7,7 +7,12 @@ export interface ValidatedFire {
   expectationId: string;
   input: unknown;
   idempotencyKey?: string;
+  /** When and in what order a worker starts it (SPEC section 16). */
+  timing: { runAt?: Date; delayMs?: number; priority?: number };
 }
+
+/** A year: a longer delay is almost certainly a unit mistake (seconds for ms, ms for µs). */
+const MAX_DELAY_MS = 365 * 24 * 60 * 60 * 1000;
 
 /**
  * What TypeScript checks at compile time, checked again at run time for plain JavaScript (and
@@ -20,7 +25,8 @@ export function validateFire(request: unknown, deployment: Deployment | undefine
   if (typeof request !== "object" || request === null) {
     throw invalid("(request)", "fire needs an object { actorId, expectationId, input? }");
   }
-  const { actorId, expectationId, input, idempotencyKey } = request as Record<string, unknown>;
+  const { actorId, expectationId, input, idempotencyKey, runAt, delayMs, priority } =
+    request as Record<string, unknown>;
   if (typeof actorId !== "string" || actorId === "") {
     throw invalid("actorId", "must be a non-empty string");
   }
@@ -30,10 +36,12 @@ export function validateFire(request: unknown, deployment: Deployment | undefine
   if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") {
     throw invalid("idempotencyKey", "must be a string");
   }
+  const timing = validateTiming(runAt, delayMs, priority);
   const base = {
     actorId,
     expectationId,
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    timing,
   };
   if (deployment === undefined) return { ...base, input };
   const actor = deployment.actors.find((candidate) => candidate.identifier === actorId);
@@ -42,6 +50,13 @@ export function validateFire(request: unknown, deployment: Deployment | undefine
     throw invalid("actorId", `unknown actor "${actorId}" (the deployment has: ${known})`);
   }
   const expectation = findExpectation(actor, expectationId);
+  if (
+    expectation !== undefined &&
+    timing.priority === undefined &&
+    expectation.priority !== undefined
+  ) {
+    timing.priority = expectation.priority;
+  }
   if (expectation === undefined) {
     const known = actor.expectations.map((candidate) => candidate.id).join(", ");
     throw invalid(
@@ -57,6 +72,44 @@ export function validateFire(request: unknown, deployment: Deployment | undefine
     throw invalid(field, issue?.message ?? "does not match the expectation's input schema");
   }
   return { ...base, input: parsed.data };
+}
+
+function validateTiming(
+  runAt: unknown,
+  delayMs: unknown,
+  priority: unknown,
+): ValidatedFire["timing"] {
+  const timing: ValidatedFire["timing"] = {};
+  if (runAt !== undefined) {
+    const at = runAt instanceof Date ? runAt : typeof runAt === "string" ? new Date(runAt) : null;
+    if (at === null || Number.isNaN(at.getTime())) {
+      throw invalid("runAt", "must be a Date or an ISO 8601 date-time string");
+    }
+    timing.runAt = at;
+  }
+  if (delayMs !== undefined) {
+    if (
+      typeof delayMs !== "number" ||
+      !Number.isInteger(delayMs) ||
+      delayMs < 0 ||
+      delayMs > MAX_DELAY_MS
+    ) {
+      throw invalid("delayMs", `must be an integer from 0 to ${MAX_DELAY_MS} (a year)`);
+    }
+    timing.delayMs = delayMs;
+  }
+  if (priority !== undefined) {
+    if (
+      typeof priority !== "number" ||
+      !Number.isInteger(priority) ||
+      priority < MIN_PRIORITY ||
+      priority > MAX_PRIORITY
+    ) {
+      throw invalid("priority", `must be an integer from ${MIN_PRIORITY} to ${MAX_PRIORITY}`);
+    }
+    timing.priority = priority;
+  }
+  return timing;
 }
 
 function invalid(field: string, problem: string): CycliumError {

@@ -1,6 +1,7 @@
 import type { ClaimFence } from "../claims/index";
 import type { Queryable } from "../db/index";
 import type { Episode, EpisodeRow } from "./episode-row";
+import { endSql, type ENDED_COLUMNS } from "./end-episodes-sql";
 import type { JournalStep } from "./journal-step";
 
 /** One episode's end, as its runner knows it when the step loop is over. */
@@ -21,6 +22,12 @@ export interface EpisodeEnd {
   };
   /** The trigger request this node dispatched the episode from: marked completed with it. */
   triggerRequestId?: string;
+  /**
+   * A failed attempt with attempts left (SPEC section 16): instead of `failed` the episode goes
+   * back to `pending` at attempt + 1, its error kept with the attempt, with a new request due in
+   * this many ms. No episode event is sent: it has not ended.
+   */
+  retryDelayMs?: number;
   /**
    * A NOTIFY sent (on commit) when the episode really ends: the episode event, as the bus's
    * inlineNotification built it (under the NOTIFY limit; a larger event is published after).
@@ -59,150 +66,6 @@ export type EndEpisodesOutcome =
   /** The claim is not this attempt's any more: nothing written at all. */
   | { kind: "fenced" };
 
-const ENDED_COLUMNS = [
-  "id",
-  "status",
-  "phase",
-  "error_class",
-  "attempt",
-  "turns_used",
-  "tokens_used",
-  "started_at",
-  "finished_at",
-  "updated_at",
-] as const;
-
-function endedColumns(alias: string): string {
-  return ENDED_COLUMNS.map((column) => `${alias}.${column}`).join(", ");
-}
-
-/**
- * Ends many episodes in one statement, each fenced on its claim attempt (FOR SHARE, as the
- * one-episode writes do): the final step-journal entry and its usage, the final status, the claim
- * marked `done`, the trigger request marked `completed` and the episode events' NOTIFYs, all in one
- * commit. One episode at a time this took 5 round trips and 3 commits (a transaction for step,
- * status and event, then the claim, then the request); a batch of 24 now takes 1 and 1.
- *
- * The release and the request follow the fence, not the end: an episode cancelled while it ran
- * still frees its claim and its request, as the runner did before.
- *
- * Every table is reached through `= ANY(ARRAY(...))` of the batch's keys: joined to unnest() of
- * unknown size, the planner hash-joined sequential scans of the claims and requests tables, which
- * grow by a row per episode (22.6 ms per batch of 24 after 20,000 episodes, 113 buffers each).
- */
-const SQL = `
-WITH input AS (
-  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::jsonb[],
-                       $8::text[], $9::text[], $10::int[], $11::int[], $12::text[], $13::jsonb[],
-                       $14::int[], $15::int[], $16::int[], $17::bigint[], $18::text[], $19::text[],
-                       $20::text[])
-    WITH ORDINALITY
-    AS t(episode_id, claim_key, claim_owner, claim_attempt, status, result,
-         error_class, error_message, journal_attempt, step_no, outcome, data,
-         turns, tokens, duration_ms, request_id, notify_channel, notify_payload, error_stack,
-         ord)
-),
-held AS (
-  SELECT i.episode_id
-    FROM cyclium_work_claims c JOIN input i
-      ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
-     AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed'
-   FOR SHARE OF c
-),
-fence AS (
-  SELECT i.* FROM input i
-   WHERE i.claim_key IS NULL OR i.episode_id IN (SELECT episode_id FROM held)
-),
--- A resent end whose first send committed with its reply lost: the claim is already done at
--- this very attempt, which only this runner's own end (or its release) writes.
-already AS (
-  SELECT i.episode_id
-    FROM cyclium_work_claims c JOIN input i
-      ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
-     AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'done'
-),
-steps AS (
-  INSERT INTO cyclium_episode_steps
-    (episode_id, attempt, step_no, outcome, data, turns, tokens, duration_ms, node)
-  SELECT episode_id, journal_attempt, step_no, outcome, data, turns, tokens, duration_ms, $1
-    FROM fence WHERE step_no IS NOT NULL
-  ON CONFLICT (episode_id, attempt, step_no) DO NOTHING
-  RETURNING episode_id, turns, tokens
-),
-ended AS (
-  UPDATE cyclium_episodes e
-     SET status = f.status,
-         result = f.result,
-         error_class = f.error_class,
-         error_message = f.error_message,
-         turns_used = e.turns_used + COALESCE(s.turns, 0),
-         tokens_used = e.tokens_used + COALESCE(s.tokens, 0),
-         executed_by = $1,
-         finished_at = now(),
-         updated_at = now()
-    FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id
-   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
-     AND e.id = f.episode_id AND e.status IN ('pending', 'running')
-  RETURNING ${endedColumns("e")}
-),
--- A failed end keeps its attempt's error: the episode's own columns are cleared by a retry.
-attempt_errors AS (
-  INSERT INTO cyclium_episode_attempts
-    (episode_id, attempt, outcome, error_class, error_message, error_stack, node)
-  SELECT x.id, x.attempt, 'failed', COALESCE(x.error_class, 'Error'), f.error_message,
-         f.error_stack, $1
-    FROM ended x JOIN fence f ON f.episode_id = x.id
-   WHERE x.status = 'failed'
-  ON CONFLICT (episode_id, attempt) DO NOTHING
-),
-released AS (
-  UPDATE cyclium_work_claims c
-     SET state = 'done', updated_at = now()
-    FROM fence f
-   WHERE c.dedupe_key = ANY(ARRAY(SELECT claim_key FROM fence))
-     AND c.dedupe_key = f.claim_key AND c.owner_node = f.claim_owner
-     AND c.attempt = f.claim_attempt AND c.state = 'claimed'
-  RETURNING c.dedupe_key
-),
-completed AS (
-  UPDATE cyclium_trigger_requests r
-     SET status = 'completed', completed_at = now(), updated_at = now()
-    FROM fence f
-   WHERE r.id = ANY(ARRAY(SELECT request_id FROM fence))
-     AND r.id = f.request_id AND r.status = 'claimed' AND r.claimed_by = $1
-  RETURNING r.id
-),
--- One notification per ended episode, each the plain event a publish sends (every node, of this
--- release or an earlier one, reads it), in the batch's order: the subquery's ORDER BY keeps it from
--- being flattened, so the aggregate calls pg_notify row by row in that order. Still one statement
--- and one commit for the batch, as PgBus's publishes of one turn (notifyMany); PostgreSQL delivers
--- a transaction's notifications together, so each listener is woken once for them.
-notified AS (
-  SELECT count(pg_notify(n.notify_channel, n.notify_payload)) AS sent
-    FROM (SELECT f.notify_channel, f.notify_payload
-            FROM fence f JOIN ended x ON x.id = f.episode_id
-           WHERE f.notify_channel IS NOT NULL
-           ORDER BY f.ord) n
-),
-echoed AS (
-  SELECT ${endedColumns("e")}
-    FROM cyclium_episodes e JOIN input i ON i.episode_id = e.id
-   WHERE e.id = ANY(ARRAY(SELECT episode_id FROM already))
-     AND e.status = i.status AND e.executed_by = $1
-)
-SELECT i.episode_id::text AS input_id,
-       (f.episode_id IS NOT NULL OR a.episode_id IS NOT NULL) AS held,
-       (a.episode_id IS NOT NULL) AS already_ended,
-       (SELECT sent FROM notified) AS notified,
-       mine.*
-  FROM input i
-  LEFT JOIN fence f ON f.episode_id = i.episode_id
-  LEFT JOIN already a ON a.episode_id = i.episode_id
-  LEFT JOIN (SELECT * FROM ended UNION ALL SELECT * FROM echoed) AS mine
-    ON mine.id = i.episode_id`;
-
 type EndedRow = Pick<EpisodeRow, (typeof ENDED_COLUMNS)[number]>;
 type Row = Partial<EndedRow> & { input_id: string; held: boolean; already_ended: boolean };
 
@@ -221,7 +84,11 @@ function toEndedEpisode(row: EndedRow): EndedEpisode {
   };
 }
 
-/** One outcome per end, in input order. Episode ids must be distinct. */
+/**
+ * Ends many episodes in one statement and one commit, each fenced on its claim attempt or its own
+ * lease: journal, status, release, request and NOTIFYs (the statement: end-episodes-sql.ts). One
+ * outcome per end, in input order. Episode ids must be distinct.
+ */
 export async function endEpisodes(
   options: { node: string; ends: readonly EpisodeEnd[] },
   db: Queryable,
@@ -229,7 +96,16 @@ export async function endEpisodes(
   const { ends } = options;
   if (ends.length === 0) return [];
   const column = <T>(pick: (end: EpisodeEnd) => T) => ends.map(pick);
-  const { rows } = await db.query<Row>(SQL, [
+  const parts = {
+    claimRows: ends.some((e) => e.fence !== null && e.fence.episodeId === undefined),
+    inRow: ends.some((e) => e.fence?.episodeId !== undefined),
+    requests: ends.some((e) => e.triggerRequestId !== undefined),
+    failures: ends.some((e) => e.status === "failed"),
+    retries: ends.some((e) => e.status === "failed" && e.retryDelayMs !== undefined),
+    // After the claim-row keys ($22) when those are sent.
+    retryParam: ends.some((e) => e.fence !== null && e.fence.episodeId === undefined) ? 23 : 22,
+  };
+  const { rows } = await db.query<Row>(endSql(parts), [
     options.node,
     column((e) => e.episodeId),
     column((e) => e.fence?.dedupeKey ?? null),
@@ -254,6 +130,15 @@ export async function endEpisodes(
     column((e) => e.notify?.channel ?? null),
     column((e) => e.notify?.payload ?? null),
     column((e) => e.errorStack ?? null),
+    column((e) => e.fence?.episodeId !== undefined),
+    // The claim-row keys alone, read by the claim-row arms only (an unread parameter has no
+    // type): an episode holding its own lease costs no probe of the claims table's key index.
+    ...(parts.claimRows
+      ? [column((e) => (e.fence?.episodeId === undefined ? (e.fence?.dedupeKey ?? null) : null))]
+      : []),
+    ...(parts.retries
+      ? [column((e) => (e.status === "failed" ? (e.retryDelayMs ?? null) : null))]
+      : []),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return ends.map(({ episodeId }): EndEpisodesOutcome => {

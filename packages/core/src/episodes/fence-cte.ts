@@ -14,6 +14,19 @@ export function fenceCte(
   first: number,
 ): { sql: string; values: unknown[] } {
   if (fence === null) return { sql: "fence AS (SELECT 1 AS held)", values: [] };
+  // The episode's own lease: the same test on its row. A steal or a recovery restart raises
+  // `attempt`, an end, cancel or recovery clears `lease_until`; FOR SHARE orders this write against
+  // them as it does against a claim row's take-over.
+  if (fence.episodeId !== undefined) {
+    return {
+      sql: `fence AS (
+  SELECT 1 AS held FROM cyclium_episodes
+   WHERE id = $${first}::uuid AND executed_by = $${first + 1} AND attempt = $${first + 2}
+     AND lease_until IS NOT NULL
+   FOR SHARE)`,
+      values: [fence.episodeId, fence.owner, fence.attempt],
+    };
+  }
   return {
     sql: `fence AS (
   SELECT 1 AS held FROM cyclium_work_claims

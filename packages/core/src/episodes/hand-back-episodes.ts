@@ -55,7 +55,7 @@ fence AS (
 handed AS (
   UPDATE cyclium_episodes e
      SET status = 'pending', attempt = e.attempt + 1, started_at = NULL, executed_by = NULL,
-         queued_by = NULL, queued_at = NULL, updated_at = now(),
+         lease_until = NULL, queued_by = NULL, queued_at = NULL, updated_at = now(),
          recovery_history = e.recovery_history || jsonb_build_array(jsonb_build_object(
            'at', now(),
            'node', $1::text,

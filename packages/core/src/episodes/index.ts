@@ -88,3 +88,13 @@ export {
   type TerminalEpisodeStatus,
 } from "./episode-events";
 export { endEpisodes, type EndEpisodesOutcome, type EpisodeEnd } from "./end-episodes";
+export {
+  renewEpisodeLeases,
+  startLeasedEpisodes,
+  stealEpisodeLeases,
+  type RenewEpisodeLeaseOutcome,
+  type RenewEpisodeLeasesOptions,
+  type StartLeasedEpisodesOutcome,
+  type StealEpisodeLeaseOutcome,
+  type StealEpisodeLeasesOptions,
+} from "./lease/index";

@@ -61,7 +61,7 @@ fence AS (
 ),
 unstarted AS (
   UPDATE cyclium_episodes e
-     SET status = 'pending', started_at = NULL, executed_by = NULL,
+     SET status = 'pending', started_at = NULL, executed_by = NULL, lease_until = NULL,
          queued_by = NULL, queued_at = NULL, updated_at = now()
     FROM fence f
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))

@@ -17,6 +17,10 @@ export interface RecoveryClaim {
  * different (shuffled) orders pass each other instead of queueing on, or deadlocking over, each
  * other's row locks. Locking re-reads the newest committed version of each row, so the guards are
  * checked against what another node just committed, not against this statement's snapshot.
+ *
+ * An episode holding its own lease (SPEC section 4) is no orphan while the lease is live: its
+ * owner renews it. Once the lease has lapsed the claim takes it like any orphan, and the policy's
+ * statement clears the lease (restart also raises `attempt`), which fences the old owner's writes.
  */
 const SQL = `
 UPDATE cyclium_episodes e
@@ -29,6 +33,7 @@ UPDATE cyclium_episodes e
        AND status = 'running'
        AND archived_at IS NULL
        AND phase IS DISTINCT FROM 'recovering'
+       AND (lease_until IS NULL OR lease_until < now())
      ORDER BY id
        FOR UPDATE SKIP LOCKED
   ) claimable

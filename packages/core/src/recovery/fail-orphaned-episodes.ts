@@ -18,6 +18,7 @@ WITH failed AS (
            ELSE 'Orphaned: its node stopped mid-run and its recovery policy is fail.'
          END,
          finished_at = now(),
+         lease_until = NULL,
          updated_at = now(),
          recovery_history = e.recovery_history || jsonb_build_array(jsonb_build_object(
            'at', now(),

@@ -18,6 +18,7 @@ UPDATE cyclium_episodes
        attempt = attempt + 1,
        started_at = NULL,
        executed_by = NULL,
+       lease_until = NULL,
        queued_by = $3::varchar,
        queued_at = CASE WHEN $3::varchar IS NOT NULL THEN now() END,
        updated_at = now(),

@@ -13,8 +13,9 @@ export function dispatchSettled(result: QueuedEpisodeResult): DispatchSettled {
     case "left_running":
     case "shed":
       return { kind: "ran" };
-    // Its request was completed and a new one written, in the hand-back's statement.
+    // Its request was completed and a new one written, in the hand-back's or retry's statement.
     case "handed_back":
+    case "retry_scheduled":
       return { kind: "request_completed" };
     // Its request went back to pending with the episode, in the unstart's statement.
     case "unstarted":

@@ -20,5 +20,10 @@ export type EpisodeRunResult =
    * trigger request for any full node (handBackEpisodes); its dispatching request completed.
    */
   | { kind: "handed_back" }
+  /**
+   * The attempt failed with attempts left (SPEC section 16): pending again at attempt + 1, its
+   * request completed and a new one due after the backoff, in the end's statement.
+   */
+  | { kind: "retry_scheduled"; episode: Episode }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };

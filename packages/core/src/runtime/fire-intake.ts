@@ -98,7 +98,8 @@ export class FireIntake {
         `Actor "${req.actorId}" does not run on node ${nodeIdentity}.`,
       );
     }
-    if (findExpectation(actor, req.expectationId) === undefined) {
+    const expectation = findExpectation(actor, req.expectationId);
+    if (expectation === undefined) {
       throw new CycliumError(
         "not_found",
         `Actor "${actor.identifier}" has no expectation "${req.expectationId}".`,
@@ -142,9 +143,17 @@ export class FireIntake {
       workflowInstanceId: req.workflowInstanceId ?? null,
       workflowStep: req.workflowStep ?? null,
     };
-    if (mode === "trigger_only") {
-      if (this.#o.deferred === undefined) throw new Error("trigger_only needs a DeferredRunner");
-      const deferred = await this.#o.deferred.defer(episode);
+    // A run at a later time waits on the cluster's deferred queue, whatever the mode here: the
+    // queue's run_at is what keeps every node from starting it early (SPEC section 16).
+    const delayed = req.runAt !== undefined || (req.delayMs ?? 0) > 0;
+    if (mode === "trigger_only" || delayed) {
+      if (this.#o.deferred === undefined) throw new Error("deferring needs a DeferredRunner");
+      const timing = {
+        runAt: req.runAt,
+        delayMs: req.delayMs,
+        priority: req.priority ?? expectation.priority,
+      };
+      const deferred = await this.#o.deferred.defer(episode, {}, timing);
       if (deferred.kind === "deduped") return { kind: "deduped", dedupeKey: deferred.dedupeKey };
       announcements.triggered(deferred.episode);
       return { kind: "created", episodeId: deferred.episode.id, deferred: true };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZPriority } from "../actors/index";
 import { MAX_DEDUPE_KEY_LENGTH } from "../claims/index";
 import { CycliumError } from "../errors/index";
 import { dedupeKey } from "../episodes/index";
@@ -10,6 +11,9 @@ export const FIRE_TRIGGER_TYPES = ["manual", "event", "schedule", "poll", "workf
  * event (its id is fixed at publish, so every node derives the same key), the scheduled instant,
  * or the poll context. A manual fire is deduplicated only when it gives an idempotency key.
  */
+/** A year: a longer delay is almost certainly a unit mistake (seconds for ms). */
+export const MAX_FIRE_DELAY_MS = 365 * 24 * 60 * 60 * 1000;
+
 export const ZFireRequest = z
   .object({
     actorId: z.string().min(1).max(255),
@@ -22,6 +26,11 @@ export const ZFireRequest = z
     event: z.object({ id: z.string().min(1), payload: z.unknown() }).optional(),
     scheduledAt: z.date().optional(),
     pollContext: z.unknown().optional(),
+    /** SPEC section 16: not started before runAt (+ delayMs); deferred to the cluster's queue. */
+    runAt: z.date().optional(),
+    delayMs: z.number().int().min(0).max(MAX_FIRE_DELAY_MS).optional(),
+    /** Higher first on the deferred queue; default the expectation's priority, else 0. */
+    priority: ZPriority.optional(),
   })
   .superRefine((request, ctx) => {
     if (request.triggerType === "event" && request.event === undefined) {

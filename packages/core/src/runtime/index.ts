@@ -15,6 +15,7 @@ export {
 export type { QueuedEpisodeResult } from "./actor-queue";
 export {
   FIRE_TRIGGER_TYPES,
+  MAX_FIRE_DELAY_MS,
   ZFireRequest,
   fireDedupeKey,
   parseFireRequest,

@@ -22,6 +22,7 @@ import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { EpisodeTrace } from "./episode-trace";
 import { guardedCall } from "./guarded-call";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
+import { retryDelayMs } from "./retry-backoff";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
 import type { SlotAnswer } from "./start-ahead";
@@ -418,7 +419,16 @@ export class LocalRunner {
               signal: this.options.hardStop,
             }),
           },
-          { episode, outcome, claimed, triggerRequestId: runOptions.triggerRequestId },
+          {
+            episode,
+            outcome,
+            claimed,
+            triggerRequestId: runOptions.triggerRequestId,
+            retryDelayMs:
+              outcome.kind === "failed" && resolved.kind === "resolved"
+                ? retryDelayMs(resolved.retry, episode.attempt, outcome.retryable !== false)
+                : undefined,
+          },
         );
         if (result.kind === "completed") await checkpoints.discard(logger);
         return result;

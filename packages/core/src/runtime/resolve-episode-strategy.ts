@@ -1,4 +1,4 @@
-import type { ActorRegistry, AnyStrategy, Budget } from "../actors/index";
+import type { ActorRegistry, AnyStrategy, Budget, Retry } from "../actors/index";
 import { findExpectation } from "../actors/index";
 import type { Episode } from "../episodes/index";
 import { RUNTIME_ERROR_CLASSES } from "./error-classes";
@@ -8,7 +8,7 @@ import { RUNTIME_ERROR_CLASSES } from "./error-classes";
  * fails with when its actor, expectation or strategy is not registered here.
  */
 export type ResolvedEpisodeStrategy =
-  | { kind: "resolved"; strategy: AnyStrategy; budget: Budget }
+  | { kind: "resolved"; strategy: AnyStrategy; budget: Budget; retry: Retry | undefined }
   | { kind: "unknown_actor" | "unknown_strategy"; errorClass: string; message: string };
 
 export function resolveEpisodeStrategy(
@@ -34,5 +34,10 @@ export function resolveEpisodeStrategy(
       message: `Strategy "${strategy.name}" (actor ${actor.identifier}, expectation ${expectation.id}) is not registered on node ${nodeIdentity}; registered: ${known.length > 0 ? known.join(", ") : "none"}.`,
     };
   }
-  return { kind: "resolved", strategy: strategy.strategy, budget: expectation.budget };
+  return {
+    kind: "resolved",
+    strategy: strategy.strategy,
+    budget: expectation.budget,
+    retry: expectation.retry,
+  };
 }

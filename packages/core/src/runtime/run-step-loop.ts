@@ -72,6 +72,8 @@ export type StepLoopOutcome =
       /** A thrown error's stack (kept with the attempt's error). */
       stack?: string;
       finalStep?: PendingStep;
+      /** false: `fail(..., { retry: false })`, final whatever attempts are left. */
+      retryable?: false;
     }
   /** The claim was lost or lapsed, or the node stopped for good. */
   | { kind: "aborted"; reason: unknown }
@@ -238,7 +240,12 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
           break;
         case "fail": {
           const { errorClass, message } = checked;
-          ending = { kind: "failed", errorClass, message };
+          ending = {
+            kind: "failed",
+            errorClass,
+            message,
+            ...(checked.retry === false ? { retryable: false as const } : {}),
+          };
           journal = { outcome: checked.kind, data: checked.data ?? null, ...usageOf(checked) };
           break;
         }

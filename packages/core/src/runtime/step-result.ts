@@ -24,6 +24,7 @@ const SCHEMAS = {
     message: z.string(),
     usage: ZUsage,
     data: z.unknown().optional(),
+    retry: z.literal(false).optional(),
   }),
 } as const;
 
@@ -39,7 +40,7 @@ interface Usage {
 export type CheckedStepResult =
   | ({ kind: "continue"; state: unknown } & Usage)
   | ({ kind: "done"; result: unknown } & Usage)
-  | ({ kind: "fail"; errorClass: string; message: string } & Usage)
+  | ({ kind: "fail"; errorClass: string; message: string; retry?: false } & Usage)
   | { kind: "invalid"; message: string };
 
 /** Validates and normalises a step's return value; a step counts one turn unless it says so. */
@@ -68,8 +69,14 @@ export function checkStepResult(value: unknown): CheckedStepResult {
     case "fail": {
       const parsed = SCHEMAS.fail.safeParse(value);
       if (!parsed.success) return invalid(parsed.error.issues[0]?.message ?? "invalid");
-      const { usage, data, errorClass, message } = parsed.data;
-      return { kind, errorClass, message, ...usageOf(usage, data) };
+      const { usage, data, errorClass, message, retry } = parsed.data;
+      return {
+        kind,
+        errorClass,
+        message,
+        ...(retry === false ? { retry } : {}),
+        ...usageOf(usage, data),
+      };
     }
   }
 }

@@ -26,6 +26,11 @@ export interface WriteEpisodeEndInput {
   outcome: Extract<StepLoopOutcome, { kind: "completed" | "failed" }>;
   claimed: ClaimedWork;
   triggerRequestId: string | undefined;
+  /**
+   * A failed attempt with attempts left under the expectation's `retry`: the episode goes back to
+   * pending at attempt + 1 with a request due in this many ms, and announces no end.
+   */
+  retryDelayMs?: number | undefined;
 }
 
 /**
@@ -47,10 +52,16 @@ export async function writeEpisodeEnd(
   const failed = outcome.kind === "failed";
   const errorClass = failed ? outcome.errorClass : null;
   const errorMessage = failed ? outcome.message : null;
-  const notify = bus?.inlineNotification?.(
-    EPISODE_EVENT_TOPICS[outcome.kind],
-    episodeEvent({ ...episode, status: outcome.kind, errorClass, errorMessage }),
-  );
+  const retryDelayMs = failed ? input.retryDelayMs : undefined;
+  // A retried attempt has not ended the episode: no episode event, so workflows and waiting
+  // clients go on waiting for the attempt that does.
+  const notify =
+    retryDelayMs === undefined
+      ? bus?.inlineNotification?.(
+          EPISODE_EVENT_TOPICS[outcome.kind],
+          episodeEvent({ ...episode, status: outcome.kind, errorClass, errorMessage }),
+        )
+      : undefined;
   // Found by the fault suite: a renew landing right after this statement found the claim done
   // and reported it lost (renew_failed, lease_lost) for an episode that had just completed.
   await claimed.stopHeartbeat();
@@ -66,6 +77,7 @@ export async function writeEpisodeEnd(
       : { finalStep: { ...outcome.finalStep, attempt: journalAttempt(episode, claimed) } }),
     ...(triggerRequestId === undefined ? {} : { triggerRequestId }),
     ...(notify === undefined ? {} : { notify }),
+    ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
   };
   const end = await retryTransient(() => deps.writes.end(endWrite), deps.retry);
   if (end.kind === "fenced") return { kind: "left_running", reason: "fenced" };
@@ -79,6 +91,26 @@ export async function writeEpisodeEnd(
     errorMessage,
     ...end.episode,
   };
+  if (final.status === "pending") {
+    // The retry was written: the attempt's failure is counted and logged, the episode goes on.
+    const retryMeta = {
+      episode_id: final.id,
+      actor_id: final.actorId,
+      expectation_id: final.expectationId,
+      error_class: errorClass ?? "Error",
+    };
+    telemetry.emit("cyclium.episode.failed", { count: 1, duration_ms: 0 }, retryMeta);
+    logger.warn(
+      {
+        ...retryMeta,
+        attempt: episode.attempt,
+        next_attempt: final.attempt,
+        delay_ms: retryDelayMs,
+      },
+      "episode attempt failed; retrying after its backoff",
+    );
+    return { kind: "retry_scheduled", episode: final };
+  }
   if (notify === undefined) await publishEpisodeEvent(bus, final, logger);
   const durationMs =
     final.finishedAt && final.startedAt

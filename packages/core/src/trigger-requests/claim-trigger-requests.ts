@@ -18,11 +18,17 @@ export interface ClaimedTriggerRequest {
   id: string;
   opts: TTriggerRequestOpts;
   insertedAt: Date;
+  /** Its claim priority when claimed (the fire's, raised by waiting). */
+  priority: number;
+  /** When it became due. */
+  runAt: Date;
   episode: Episode;
 }
 
 /**
- * Claims pending requests in one statement, so that exactly one full node dispatches each.
+ * Claims pending requests in one statement, so that exactly one full node dispatches each. Only
+ * due ones (`run_at <= now()`, the database clock), higher claim priority first, then the longest
+ * due: FIFO within one priority (SPEC section 16).
  *
  * - FOR UPDATE SKIP LOCKED: concurrent pollers skip each other's rows instead of queueing on
  *   them, so three workers polling at once claim disjoint batches.
@@ -52,15 +58,22 @@ export async function claimTriggerRequests(
   const stack =
     options.sourceStack === null ? "TRUE" : `q.source_stack = ${params.add(options.sourceStack)}`;
   const { rows } = await db.query<
-    EpisodeRow & { request_id: string; request_opts: unknown; request_inserted_at: Date }
+    EpisodeRow & {
+      request_id: string;
+      request_opts: unknown;
+      request_inserted_at: Date;
+      request_priority: number;
+      request_run_at: Date;
+    }
   >(
     `WITH picked AS MATERIALIZED (
        SELECT q.id
          FROM unnest($2::text[], $3::int[]) AS a(actor_id, lim)
          CROSS JOIN LATERAL (
            SELECT q.id FROM cyclium_trigger_requests q
-            WHERE q.status = 'pending' AND q.actor_id = a.actor_id AND ${env} AND ${stack}
-            ORDER BY q.inserted_at, q.id
+            WHERE q.status = 'pending' AND q.actor_id = a.actor_id AND q.run_at <= now()
+              AND ${env} AND ${stack}
+            ORDER BY q.claim_priority DESC, q.run_at, q.id
             LIMIT a.lim
             FOR UPDATE SKIP LOCKED) q
      )
@@ -69,15 +82,26 @@ export async function claimTriggerRequests(
        FROM cyclium_episodes e
       WHERE r.id = ANY(ARRAY(SELECT id FROM picked)) AND e.id = r.episode_id
      RETURNING r.id::text AS request_id, r.opts AS request_opts,
-               r.inserted_at AS request_inserted_at, ${episodeColumns("e")}`,
+               r.inserted_at AS request_inserted_at, r.claim_priority AS request_priority,
+               r.run_at AS request_run_at, ${episodeColumns("e")}`,
     params.values,
   );
-  return rows
-    .map((row) => ({
-      id: row.request_id,
-      opts: ZTriggerRequestOpts.parse(row.request_opts),
-      insertedAt: row.request_inserted_at,
-      episode: toEpisode(row),
-    }))
-    .sort((a, b) => a.insertedAt.getTime() - b.insertedAt.getTime() || Number(a.id) - Number(b.id));
+  return (
+    rows
+      .map((row) => ({
+        id: row.request_id,
+        opts: ZTriggerRequestOpts.parse(row.request_opts),
+        insertedAt: row.request_inserted_at,
+        priority: row.request_priority,
+        runAt: row.request_run_at,
+        episode: toEpisode(row),
+      }))
+      // Dispatched in claim order: higher priority first, then the longest due.
+      .sort(
+        (a, b) =>
+          b.priority - a.priority ||
+          a.runAt.getTime() - b.runAt.getTime() ||
+          Number(a.id) - Number(b.id),
+      )
+  );
 }

@@ -41,6 +41,16 @@ export type DeferEpisodeInput = Omit<
   | "telemetry"
 >;
 
+/** When and in what order a deferred episode is claimed (SPEC section 16). */
+export interface RequestTiming {
+  /** Not started before this time (database clock). */
+  runAt?: Date | undefined;
+  /** Not started before this many ms from now; after runAt when both are given. */
+  delayMs?: number | undefined;
+  /** MIN_PRIORITY..MAX_PRIORITY, higher first; default 0. */
+  priority?: number | undefined;
+}
+
 export type DeferResult =
   | { kind: "created"; episode: Episode; requestId: string }
   | Extract<CreateEpisodeResult, { kind: "deduped" }>;
@@ -76,7 +86,11 @@ export class DeferredRunner {
    * episode and a deferred episode never lacks its request. The caller applies the dedupe jitter
    * before calling, so the transaction is not held open during it.
    */
-  async defer(input: DeferEpisodeInput, opts: TTriggerRequestOpts = {}): Promise<DeferResult> {
+  async defer(
+    input: DeferEpisodeInput,
+    opts: TTriggerRequestOpts = {},
+    timing: RequestTiming = {},
+  ): Promise<DeferResult> {
     const { db, nodeIdentity, stack, env, logger, telemetry } = this.#options;
     let notifiedInTransaction = false;
     // The episode and its request are written inside this span, so both rows carry its context
@@ -102,7 +116,7 @@ export class DeferredRunner {
           tx,
         );
         if (created.kind === "deduped") return created;
-        const [requestId] = await this.#insert([{ episode: created.episode, opts }], tx);
+        const [requestId] = await this.#insert([{ episode: created.episode, opts, timing }], tx);
         if (requestId === undefined) throw new Error("trigger request insert returned no id");
         // Outside a burst the wake-up rides on this transaction: delivered on commit, with no
         // statement or commit of its own between the request and the poller.
@@ -147,19 +161,20 @@ export class DeferredRunner {
   }
 
   #insert(
-    entries: readonly { episode: Episode; opts?: TTriggerRequestOpts }[],
+    entries: readonly { episode: Episode; opts?: TTriggerRequestOpts; timing?: RequestTiming }[],
     db: Queryable,
   ): Promise<string[]> {
     return insertTriggerRequests(
       {
         sourceNode: this.#options.nodeIdentity,
-        requests: entries.map(({ episode, opts }) => ({
+        requests: entries.map(({ episode, opts, timing }) => ({
           episodeId: episode.id,
           actorId: episode.actorId,
           expectationId: episode.expectationId,
           sourceStack: episode.sourceStack,
           sourceEnv: episode.sourceEnv,
           ...(opts === undefined ? {} : { opts }),
+          ...timing,
         })),
       },
       db,

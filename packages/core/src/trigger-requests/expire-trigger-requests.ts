@@ -3,7 +3,7 @@ import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../epi
 import { envScopeSql, SqlParams } from "../scope/index";
 
 export interface ExpireTriggerRequestsOptions {
-  /** Pending requests older than this are expired. */
+  /** Pending requests due longer ago than this are expired (a delayed one counts from its run_at). */
   ttlMs: number;
   sourceStack: string | null;
   sourceEnv: string | null;
@@ -31,14 +31,14 @@ export async function expireTriggerRequests(
   const stack =
     options.sourceStack === null ? "TRUE" : `source_stack = ${params.add(options.sourceStack)}`;
   const message = params.add(
-    `The deferred trigger request waited longer than ${Math.round(options.ttlMs / 1000)} s for a full-mode node.`,
+    `The deferred trigger request was due for longer than ${Math.round(options.ttlMs / 1000)} s without a full-mode node.`,
   );
   const { rows } = await db.query<EpisodeRow & { expired_count: string }>(
     `WITH candidates AS MATERIALIZED (
        SELECT id FROM cyclium_trigger_requests
-        WHERE status = 'pending' AND inserted_at < now() - make_interval(secs => $1 / 1000.0)
+        WHERE status = 'pending' AND run_at < now() - make_interval(secs => $1 / 1000.0)
           AND ${env} AND ${stack}
-        ORDER BY inserted_at
+        ORDER BY run_at
         LIMIT $2
         FOR UPDATE SKIP LOCKED
      ),

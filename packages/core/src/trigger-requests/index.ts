@@ -5,6 +5,7 @@ export {
   type DeferEpisodeInput,
   type DeferredRunnerOptions,
   type DeferResult,
+  type RequestTiming,
 } from "./deferred-runner";
 export {
   DEFAULT_TRIGGER_POLL_INTERVAL_MS,
@@ -21,7 +22,18 @@ export {
   type ClaimedTriggerRequest,
   type ClaimTriggerRequestsOptions,
 } from "./claim-trigger-requests";
+export {
+  ageTriggerRequests,
+  DEFAULT_PRIORITY_AGEING_MS,
+  type AgeTriggerRequestsOptions,
+} from "./age-trigger-requests";
+export { nextDueTriggerRequest } from "./next-due-trigger-request";
 export { completeTriggerRequests } from "./complete-trigger-requests";
+export {
+  startRequestedEpisodes,
+  type StartedRequestedEpisode,
+  type StartRequestedEpisodesOptions,
+} from "./start-requested-episodes";
 export { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 export {
   expireTriggerRequests,

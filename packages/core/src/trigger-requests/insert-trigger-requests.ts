@@ -12,6 +12,12 @@ export interface NewTriggerRequest {
   opts?: TTriggerRequestOpts;
   /** The span that writes it (the fire's trace), continued by the worker; default: the active one. */
   traceContext?: TraceCarrier | null;
+  /** Not claimed before this time; default: at once. */
+  runAt?: Date | undefined;
+  /** Not claimed before this many ms from now (database clock); added to runAt when both. */
+  delayMs?: number | undefined;
+  /** Higher is claimed first (SPEC section 16); default 0. */
+  priority?: number | undefined;
 }
 
 export interface InsertTriggerRequestsOptions {
@@ -34,13 +40,15 @@ export async function insertTriggerRequests(
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO cyclium_trigger_requests
        (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts,
-        trace_context)
+        trace_context, run_at, priority, claim_priority)
      SELECT r.episode_id, r.actor_id, r.expectation_id, $1, r.source_stack, r.source_env,
-            'pending', r.opts, r.trace_context
+            'pending', r.opts, r.trace_context,
+            coalesce(r.run_at, now()) + make_interval(secs => coalesce(r.delay_ms, 0) / 1000.0),
+            r.priority, r.priority
        FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
-                   $8::jsonb[])
+                   $8::jsonb[], $9::timestamptz[], $10::float8[], $11::int[])
             WITH ORDINALITY AS r(episode_id, actor_id, expectation_id, source_stack, source_env, opts,
-                                 trace_context, n)
+                                 trace_context, run_at, delay_ms, priority, n)
       ORDER BY r.n
      RETURNING id::text`,
     [
@@ -55,6 +63,9 @@ export async function insertTriggerRequests(
         const carrier = r.traceContext === undefined ? active : r.traceContext;
         return carrier === null ? null : JSON.stringify(carrier);
       }),
+      requests.map((r) => r.runAt ?? null),
+      requests.map((r) => r.delayMs ?? null),
+      requests.map((r) => r.priority ?? 0),
     ],
   );
   return rows.map((row) => row.id);

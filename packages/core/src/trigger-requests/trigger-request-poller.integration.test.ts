@@ -117,7 +117,7 @@ describe("expiry and orphans", () => {
     const [young] = await defer(writer(), "a");
     const [otherEnv] = await defer(writer({ env: "rc" }), "a");
     await db.pool.query(
-      "UPDATE cyclium_trigger_requests SET inserted_at = now() - interval '2 hours' WHERE id = ANY($1::bigint[])",
+      "UPDATE cyclium_trigger_requests SET run_at = now() - interval '2 hours' WHERE id = ANY($1::bigint[])",
       [[old, otherEnv]],
     );
     const result = await expireTriggerRequests(

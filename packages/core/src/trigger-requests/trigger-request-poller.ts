@@ -3,15 +3,14 @@ import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import type { Mode } from "../modes/index";
-// The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
-import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
+import { DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
-import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
-import { expireTriggerRequests } from "./expire-trigger-requests";
-import { releaseOrphanedTriggerRequests } from "./release-orphaned-trigger-requests";
-import { releaseStrandedTriggerRequests, releaseTriggerRequests } from "./release-trigger-requests";
+import { DueTimer } from "./due-timer";
+import { nextDueTriggerRequest } from "./next-due-trigger-request";
+import { releaseTriggerRequests } from "./release-trigger-requests";
+import { runRequestMaintenance } from "./request-maintenance";
 import { RequestSettler } from "./request-settler";
 import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
 import {
@@ -39,7 +38,6 @@ export type DispatchSettled = {
   kind: "request_completed" | "ran" | "not_run" | "request_released";
 };
 
-/** What the poller needs from the node's actor host. */
 /**
  * CYCLIUM_TRIGGER_POLL_INTERVAL_MS default: the fallback behind the NOTIFY every new request, a
  * deferred episode and a released request send (and the poll after a listener reconnect). At
@@ -48,12 +46,14 @@ export type DispatchSettled = {
 export const DEFAULT_TRIGGER_POLL_INTERVAL_MS = 15_000;
 
 /**
- * Four statements a round: at 30 s they were 0.13 of an idle worker's commits a second (issue
- * 28). Requests of a gone node wait for its liveness window (15 s) first anyway, and the round
- * that releases them wakes every poller of their env.
+ * Five statements a round (request-maintenance.ts): at 30 s they were 0.13-0.17 of an idle
+ * worker's commits a second (issue 28). Requests of a gone node wait for its liveness window
+ * (15 s) first anyway, and the round that puts them back wakes every poller of their env; the
+ * priority ageing is a function of the clock, so a round computes it whole, up to a round late.
  */
 export const DEFAULT_REQUEST_MAINTENANCE_MS = 60_000;
 
+/** What the poller needs from the node's actor host. */
 export interface PollerHost {
   /** Actors hosted on this node. */
   actorIds(): string[];
@@ -94,6 +94,8 @@ export interface TriggerRequestPollerOptions {
   ttlMs?: number;
   /** Expiry and orphan release run this often. Default DEFAULT_REQUEST_MAINTENANCE_MS. */
   maintenanceIntervalMs?: number;
+  /** A due request's claim priority rises one level per this many ms waited. Default 30 s. */
+  priorityAgeingMs?: number;
   /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
   onEpisodesExpired?: (episodes: Episode[]) => void;
   logger: Logger;
@@ -111,6 +113,8 @@ export class TriggerRequestPoller {
   readonly #ttlMs: number;
   readonly #settler: RequestSettler;
   #pollTimer: JitteredInterval | undefined;
+  /** Armed for the earliest delayed request of this scope (SPEC section 16). */
+  readonly #due = new DueTimer(() => this.wake());
   #maintenanceTimer: JitteredInterval | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #offSlotFreed: (() => void) | undefined;
@@ -160,42 +164,24 @@ export class TriggerRequestPoller {
     return this.#claimAndDispatch();
   }
 
-  /** Expires, releases and completes stale requests now. */
+  /** Expires, ages, releases and completes stale requests now. */
   async runMaintenance(): Promise<void> {
-    const { db, sourceStack, sourceEnv, logger, telemetry } = this.#o;
-    const expired = await expireTriggerRequests(
-      { ttlMs: this.#ttlMs, sourceStack, sourceEnv, limit: 1_000 },
-      db,
-    );
-    if (expired.expired > 0) {
-      telemetry.emit("cyclium.trigger_request.expired", { count: expired.expired });
-      logger.warn(
-        { expired: expired.expired, ttl_ms: this.#ttlMs },
-        "expired deferred trigger requests",
-      );
-    }
-    if (expired.failedEpisodes.length > 0) this.#o.onEpisodesExpired?.(expired.failedEpisodes);
-    const released = await releaseOrphanedTriggerRequests(
-      { nodeSilenceMs: DEFAULT_LIVE_WITHIN_MS, minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS },
-      db,
-    );
-    if (released > 0) logger.warn({ released }, "released requests claimed by nodes that are gone");
-    const stranded = await releaseStrandedTriggerRequests(
-      {
-        node: this.#o.nodeIdentity,
-        held: [...this.#held],
-        minClaimAgeMs: DEFAULT_LIVE_WITHIN_MS,
-      },
-      db,
-    );
-    if (stranded > 0) {
-      logger.warn({ released: stranded }, "released requests this node claimed but does not hold");
-    }
-    await completeSettledTriggerRequests(db);
-    if (released + stranded > 0) {
+    const putBack = await runRequestMaintenance({
+      db: this.#o.db,
+      nodeIdentity: this.#o.nodeIdentity,
+      sourceStack: this.#o.sourceStack,
+      sourceEnv: this.#o.sourceEnv,
+      ttlMs: this.#ttlMs,
+      ageingMs: this.#o.priorityAgeingMs ?? DEFAULT_PRIORITY_AGEING_MS,
+      held: [...this.#held],
+      onEpisodesExpired: this.#o.onEpisodesExpired,
+      logger: this.#o.logger,
+      telemetry: this.#o.telemetry,
+    });
+    if (putBack > 0) {
       this.wake();
       // The other nodes too: only new requests NOTIFY, and their fallback poll is 15 s.
-      await wakeTriggerRequestPollers({ wakeups: [{ env: sourceEnv }] }, db);
+      await wakeTriggerRequestPollers({ wakeups: [{ env: this.#o.sourceEnv }] }, this.#o.db);
     }
   }
 
@@ -204,6 +190,7 @@ export class TriggerRequestPoller {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#pollTimer?.stop();
+    this.#due.stop();
     this.#maintenanceTimer?.stop();
     this.#offSlotFreed?.();
     this.#offReconnect?.();
@@ -223,9 +210,15 @@ export class TriggerRequestPoller {
   async #start(): Promise<void> {
     const { listener, host, intervalMs } = this.#o;
     this.#unlisten = await listener.listen(TRIGGER_REQUESTS_CHANNEL, (payload) => {
-      if (this.#wakeupConcernsUs(payload)) this.wake();
+      if (!this.#wakeupConcernsUs(payload)) return;
+      // A new request may be a delayed one: look up the earliest due time after this poll.
+      this.#due.lookAhead();
+      this.wake();
     });
-    this.#offReconnect = listener.onReconnect(() => this.wake());
+    this.#offReconnect = listener.onReconnect(() => {
+      this.#due.lookAhead();
+      this.wake();
+    });
     this.#offModes = this.#o.modes.onChange?.(() => this.wake());
     this.#offSlotFreed = host.onSlotFreed((actorId) => {
       if (this.#backlogged.has(actorId)) this.wake();
@@ -278,6 +271,14 @@ export class TriggerRequestPoller {
         return total;
       }
     } while (this.#again && !this.#stopped);
+    if (this.#due.wanted(total)) {
+      const { db, sourceStack, sourceEnv } = this.#o;
+      await this.#due
+        .arm(() => nextDueTriggerRequest({ sourceStack, sourceEnv }, db))
+        .catch((err: unknown) =>
+          this.#o.logger.warn({ err }, "could not look up the next due trigger request"),
+        );
+    }
     return total;
   }
 

@@ -166,7 +166,11 @@ describe("schema.prisma and the migrated database", () => {
     ],
     [
       "cyclium_trigger_requests_pending_claim_idx",
-      /\(actor_id, inserted_at, id\) WHERE \(\(status\)::text = 'pending'::text\)/,
+      /\(actor_id, claim_priority DESC, run_at, id\) WHERE \(\(status\)::text = 'pending'::text\)/,
+    ],
+    [
+      "cyclium_trigger_requests_pending_idx",
+      /\(run_at\) WHERE \(\(status\)::text = 'pending'::text\)/,
     ],
     [
       "cyclium_trigger_requests_claimed_idx",

@@ -8,6 +8,7 @@ import { useInputEditor } from "@/components/input-form/input-editor";
 import { InputForm } from "@/components/input-form/input-form";
 import { useInputSchema } from "@/components/input-form/use-input-schema";
 import { useTRPC } from "@/trpc/trpc-react-provider";
+import { FireTimingFields, useFireTiming } from "./fire-timing-fields";
 
 interface TFireTarget {
   actorId: string;
@@ -39,6 +40,7 @@ function FireForm({
     initial: schema?.example ?? {},
     jsonSchema: schema?.jsonSchema ?? null,
   });
+  const timing = useFireTiming();
   const fire = useMutation(
     trpc.actors.fire.mutationOptions({
       onSuccess: (result) => {
@@ -55,18 +57,26 @@ function FireForm({
       className="fire-form"
       note={schema?.note ?? null}
       request={fire}
-      labels={{ submit: "Fire now", pending: "Firing…", invalid: "Fix the input first" }}
+      labels={{
+        submit: timing.when === "now" ? "Fire now" : "Schedule",
+        pending: "Firing…",
+        invalid: "Fix the input first",
+      }}
       onSubmit={(input) => {
+        if (timing.problem !== null) return;
         intent.current ??= newClickIntentKey();
         fire.mutate({
           actorId: target.actorId,
           expectationId: target.expectationId,
           idempotencyKey: intent.current,
           input,
+          ...timing.timing,
         });
       }}
       onCancel={onCancel}
-    />
+    >
+      <FireTimingFields testId={target.testId} state={timing} />
+    </InputForm>
   );
 }
 

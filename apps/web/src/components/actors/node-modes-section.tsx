@@ -52,11 +52,7 @@ function ModeSelect({
         onChange={(event) => onChange(event.target.value)}
       >
         <option value={INHERIT}>
-          {actorId !== null
-            ? "inherit"
-            : reported === undefined
-              ? "not set"
-              : `as configured (${reported})`}
+          {actorId !== null ? "inherit" : reported === undefined ? "not set" : "as configured"}
         </option>
         {MODES.map((mode) => (
           <option key={mode} value={mode}>

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { EpisodeLeases } from "@/components/claims/episode-leases";
 import { columnHelper } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterSelect } from "@/components/ui/filter-select";
@@ -120,7 +121,11 @@ export function ClaimsLive() {
       filters={
         <>
           <div className="tiles">
-            <Tile label="Held" value={summary.data?.claimed ?? "…"} hint="claimed, lease running" />
+            <Tile
+              label="Held"
+              value={summary.data?.claimed ?? "…"}
+              hint="claimed or an episode's own lease, running"
+            />
             <Tile
               label="Lapsed"
               value={summary.data?.lapsed ?? "…"}
@@ -135,6 +140,7 @@ export function ClaimsLive() {
               alert={(summary.data?.stolen ?? 0) > 0}
             />
           </div>
+          <EpisodeLeases env={env} refreshMs={REFRESH_MS} />
           <div className="filter-bar">
             <FilterSelect
               label="State"

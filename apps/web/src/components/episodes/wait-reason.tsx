@@ -27,6 +27,8 @@ export function waitLabel(code: TWaitCode): string {
       return "no node for its stack";
     case "actor_not_full":
       return "held by mode";
+    case "scheduled":
+      return "scheduled";
     case "waiting_for_poll":
       return "next poll";
     case "not_picked_up":
@@ -50,7 +52,7 @@ export function waitLabel(code: TWaitCode): string {
 
 /** Reasons that say something holds the episode (shown in the warning tone). */
 function blocks(code: TWaitCode): boolean {
-  return !["waiting_for_poll", "starting", "claimed", "waiting"].includes(code);
+  return !["scheduled", "waiting_for_poll", "starting", "claimed", "waiting"].includes(code);
 }
 
 export function WaitBadge({ reason }: { reason: TWaitReason | TRequestReason }) {

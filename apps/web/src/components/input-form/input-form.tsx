@@ -19,6 +19,7 @@ export function InputForm({
   labels,
   onSubmit,
   onCancel,
+  children,
 }: {
   editor: TInputEditor;
   /** Prefix of every test id in the form: `${testId}-form`, `${testId}-submit`, the fields'. */
@@ -31,6 +32,8 @@ export function InputForm({
   labels: { submit: string; pending: string; invalid?: string };
   onSubmit: (input: Record<string, unknown>) => void;
   onCancel: () => void;
+  /** More fields below the input (the Fire form's timing). */
+  children?: React.ReactNode;
 }) {
   return (
     <div className={className} data-testid={`${testId}-form`}>
@@ -40,6 +43,7 @@ export function InputForm({
         note={note}
         serverIssues={inputIssuesOf(request.error)}
       />
+      {children}
       {request.isError ? (
         <span className="inline-error">{mutationErrorMessage(request.error)}</span>
       ) : null}

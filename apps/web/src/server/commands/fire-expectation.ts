@@ -26,6 +26,8 @@ export async function fireExpectation(options: {
   expectationId: string;
   idempotencyKey: string;
   input?: unknown;
+  /** A run at a later time, and its priority on the cluster's queue (SPEC section 16). */
+  timing?: { runAt?: Date; delayMs?: number; priority?: number };
 }): Promise<TFireExpectationResult> {
   const checked = validateExpectationInput({
     registry: options.runtime.registry,
@@ -48,6 +50,7 @@ export async function fireExpectation(options: {
     idempotencyKey: options.idempotencyKey,
     // The schema's parsed output (defaults applied), as the client's fire stores it.
     input: checked.kind === "valid" ? checked.input : (options.input ?? {}),
+    ...options.timing,
   });
   switch (result.kind) {
     case "created":

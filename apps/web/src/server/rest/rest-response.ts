@@ -62,8 +62,16 @@ export async function finishRestResponse(
 }
 
 /** SPEC section 12: errors are `{error, code}`; `error` is a message meant for a human. */
+export const ZRestError = z.strictObject({
+  error: z.string().min(1).describe("A sentence for a human; never a stack or SQL."),
+  code: z
+    .string()
+    .min(1)
+    .describe("What a script switches on, e.g. `invalid_input`, `not_found`, `trigger_not_found`."),
+});
+
 export function restError(status: number, code: string, error: string): Response {
-  return restJson({ error, code }, status);
+  return restJson({ error, code } satisfies z.input<typeof ZRestError>, status);
 }
 
 /**

@@ -4,6 +4,7 @@ import { SqlParams } from "../../scope/index";
 import type { ClaimState } from "../work-claims";
 import type { WorkClaimModel } from "@cyclium/db/models";
 import type { Narrow, RowOf } from "../../db/row-of";
+import { summariseEpisodeLeases } from "./list-episode-leases";
 
 export interface WorkClaimItem {
   id: string;
@@ -123,7 +124,7 @@ function toItem(row: ClaimRow): WorkClaimItem {
 }
 
 /**
- * Held claims only: the table keeps a row per dedupe key forever (done/failed rows are history),
+ * Held claims only, claim rows and episodes holding their own lease: the table keeps a row per dedupe key forever (done/failed rows are history),
  * so counting every state would scan a table as large as the episodes table. Held rows are few
  * and found through the partial cyclium_work_claims_claimed_idx.
  */
@@ -140,5 +141,13 @@ export async function summariseWorkClaims(options: {
        FROM cyclium_work_claims WHERE state = 'claimed' AND ${scope}`,
     params.values,
   );
-  return rows[0] ?? { claimed: 0, lapsed: 0, stolen: 0 };
+  const claimRows = rows[0] ?? { claimed: 0, lapsed: 0, stolen: 0 };
+  // Episodes holding their own lease count as held claims (SPEC section 4); a steal of one shows
+  // as its attempt, not in `stolen` (the row keeps no count of steals).
+  const inRow = await summariseEpisodeLeases(options);
+  return {
+    claimed: claimRows.claimed + inRow.claimed,
+    lapsed: claimRows.lapsed + inRow.lapsed,
+    stolen: claimRows.stolen,
+  };
 }

@@ -21,6 +21,24 @@ const flakyStrategy: Strategy<unknown, null> = {
       : done({ attempt: ctx.episode.attempt }),
 };
 
+/** Fails its first two attempts, then completes: retried by its expectation's policy. */
+const secondTimeLucky: Strategy<unknown, null> = {
+  init: () => null,
+  step: (_state, ctx) =>
+    ctx.episode.attempt < 3
+      ? fail("transient", `attempt ${ctx.episode.attempt} hit a transient error`)
+      : done({ attempt: ctx.episode.attempt }),
+};
+
+/** Always fails: transiently, or with `{ final: true }` as final (`retry: false`). */
+const alwaysFails: Strategy<{ final?: boolean } | undefined, { final: boolean }> = {
+  init: (_ctx, input) => ({ final: input?.final === true }),
+  step: (state) =>
+    state.final
+      ? fail("refused", "this will never work", { retry: false })
+      : fail("transient", "still down"),
+};
+
 export const deployment = defineDeployment({
   actors: [
     defineActor({
@@ -33,6 +51,18 @@ export const deployment = defineDeployment({
           input: z.object({ steps: z.number().int().min(1).max(10) }),
         },
         { id: "flaky", strategy: flakyStrategy, trigger: { manual: true } },
+        {
+          id: "retried",
+          strategy: secondTimeLucky,
+          trigger: { manual: true },
+          retry: { maxAttempts: 3, backoff: { initialMs: 200 } },
+        },
+        {
+          id: "doomed",
+          strategy: alwaysFails,
+          trigger: { manual: true },
+          retry: { maxAttempts: 2, backoff: { initialMs: 100 } },
+        },
       ],
     }),
     defineActor({

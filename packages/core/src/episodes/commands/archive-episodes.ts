@@ -20,7 +20,8 @@ WITH locked AS (
    WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE
 ), archived AS (
   UPDATE cyclium_episodes e
-     SET archived_at = now(), queued_by = NULL, queued_at = NULL, updated_at = now()
+     SET archived_at = now(), queued_by = NULL, queued_at = NULL, lease_until = NULL,
+         updated_at = now()
     FROM locked
    WHERE e.id = locked.id AND locked.archived_at IS NULL
      AND locked.status NOT IN ('pending', 'running')

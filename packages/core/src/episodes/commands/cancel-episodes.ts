@@ -35,7 +35,8 @@ WITH locked AS (
 ), cancelled AS (
   UPDATE cyclium_episodes e
      SET status = 'cancelled', error_class = $2, error_message = $3,
-         finished_at = now(), queued_by = NULL, queued_at = NULL, updated_at = now()
+         finished_at = now(), queued_by = NULL, queued_at = NULL, lease_until = NULL,
+         updated_at = now()
     FROM locked
    WHERE e.id = locked.id AND locked.status IN ('pending', 'running')
   RETURNING ${episodeColumns("e")}

@@ -31,7 +31,8 @@ WITH locked AS (
   UPDATE cyclium_episodes e
      SET status = 'pending', phase = NULL, attempt = e.attempt + 1, error_class = NULL,
          error_message = NULL, result = NULL, started_at = NULL, finished_at = NULL,
-         executed_by = NULL, queued_by = NULL, queued_at = NULL, updated_at = now(),
+         executed_by = NULL, lease_until = NULL, queued_by = NULL, queued_at = NULL,
+         updated_at = now(),
          recovery_history = e.recovery_history || jsonb_build_array(jsonb_build_object(
            'at', now(), 'node', $2::text, 'policy', 'operator', 'outcome', 'retried',
            'attempt', e.attempt + 1))

@@ -13,6 +13,7 @@ export const EPISODE_WAIT_REASONS = [
   "no_full_nodes_in_env",
   "no_full_nodes_for_stack",
   "actor_not_full",
+  "scheduled",
   "waiting_for_poll",
   "not_picked_up",
   "queue_owner_gone",
@@ -50,7 +51,17 @@ export interface PendingEpisodeFacts {
   /** Pending episodes of the same actor ahead of it in `queuedBy`'s queue. */
   ahead: number;
   /** Its open trigger request, if any. */
-  request: { status: "pending" | "claimed"; claimedBy: string | null; ageMs: number } | null;
+  request: {
+    status: "pending" | "claimed";
+    claimedBy: string | null;
+    /** How long it has been due (0 while it is not). */
+    ageMs: number;
+    /** How long until it is due (a delayed run or a retry's backoff); 0 once it is. */
+    dueInMs: number;
+    /** When it is due, and its claim priority (SPEC section 16). */
+    runAt: Date;
+    priority: number;
+  } | null;
   /** Running episodes of its actor, per executing node. */
   runningByNode: Readonly<Record<string, number>>;
 }
@@ -99,6 +110,14 @@ export function explainPendingEpisode(
     return {
       code: "waiting",
       message: "Waiting to be picked up: nothing holds it.",
+      candidates: [],
+      queue: null,
+    };
+  }
+  if (request.dueInMs > 0) {
+    return {
+      code: "scheduled",
+      message: `Scheduled: no node takes it before ${request.runAt.toISOString()} (in ${formatWait(request.dueInMs)}), priority ${request.priority}.`,
       candidates: [],
       queue: null,
     };
@@ -171,4 +190,12 @@ function explainQueued(
     candidates: [node],
     queue,
   };
+}
+
+/** "45 s", "12 min", "3 h": how long until a scheduled request is due. */
+function formatWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }

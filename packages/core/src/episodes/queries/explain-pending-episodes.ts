@@ -28,6 +28,9 @@ type FactsRow = {
   request_status: "pending" | "claimed" | null;
   request_claimed_by: string | null;
   request_age_ms: number | null;
+  request_due_in_ms: number | null;
+  request_run_at: Date | null;
+  request_priority: number | null;
 };
 
 /**
@@ -65,8 +68,11 @@ export async function explainPendingEpisodes(
               (SELECT jsonb_object_agg(r.executed_by, r.n) FROM running r
                 WHERE r.actor_id = p.actor_id) AS running_by_node,
               t.status AS request_status, t.claimed_by AS request_claimed_by,
-              greatest(0, extract(epoch FROM now() - t.inserted_at) * 1000)::float8
-                AS request_age_ms
+              greatest(0, extract(epoch FROM now() - t.run_at) * 1000)::float8
+                AS request_age_ms,
+              greatest(0, extract(epoch FROM t.run_at - now()) * 1000)::float8
+                AS request_due_in_ms,
+              t.run_at AS request_run_at, t.claim_priority AS request_priority
          FROM page p
          LEFT JOIN LATERAL (
            SELECT count(*)::int AS ahead FROM (
@@ -77,7 +83,7 @@ export async function explainPendingEpisodes(
               LIMIT ${MAX_AHEAD_COUNTED}) a
          ) q ON p.queued_by IS NOT NULL
          LEFT JOIN LATERAL (
-           SELECT status, claimed_by, inserted_at FROM cyclium_trigger_requests r
+           SELECT status, claimed_by, run_at, claim_priority FROM cyclium_trigger_requests r
             WHERE r.episode_id = p.id AND r.status IN ('pending', 'claimed')
             ORDER BY r.inserted_at DESC LIMIT 1
          ) t ON true`,
@@ -100,6 +106,9 @@ export async function explainPendingEpisodes(
               status: row.request_status,
               claimedBy: row.request_claimed_by,
               ageMs: row.request_age_ms ?? 0,
+              dueInMs: row.request_due_in_ms ?? 0,
+              runAt: row.request_run_at ?? new Date(0),
+              priority: row.request_priority ?? 0,
             },
       runningByNode: row.running_by_node ?? {},
     };

@@ -1,3 +1,5 @@
+import { MAX_PRIORITY, MIN_PRIORITY } from "@cyclium/core/actors";
+import { MAX_FIRE_DELAY_MS } from "@cyclium/core/runtime";
 import { z } from "zod";
 import { ZEnvInput, ZName } from "./shared.schema";
 
@@ -19,6 +21,12 @@ export const ZFireExpectationInput = z.object({
     .record(z.string(), z.unknown())
     .optional()
     .refine((value) => JSON.stringify(value ?? {}).length <= 65_536, "input is larger than 64 KiB"),
+  /** Not started before this instant (ISO 8601 with an offset); the database clock decides. */
+  runAt: z.iso.datetime({ offset: true }).optional(),
+  /** Not started before this many ms from now. */
+  delayMs: z.number().int().min(0).max(MAX_FIRE_DELAY_MS).optional(),
+  /** Higher first among waiting work; default the expectation's priority, else 0. */
+  priority: z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY).optional(),
 });
 export type TFireExpectationInput = z.infer<typeof ZFireExpectationInput>;
 

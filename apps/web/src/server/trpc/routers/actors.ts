@@ -43,7 +43,12 @@ export const actorsRouter = createTrpcRouter({
       {
         action: "actors.fire",
         target: `${input.actorId}/${input.expectationId}`,
-        detail: { idempotencyKey: input.idempotencyKey },
+        detail: {
+          idempotencyKey: input.idempotencyKey,
+          runAt: input.runAt,
+          delayMs: input.delayMs,
+          priority: input.priority,
+        },
       },
       // The fire goes through the node's ActorHost on its own connection (the deferred runner
       // writes the episode and its trigger request in one transaction of its own); the audit
@@ -56,6 +61,11 @@ export const actorsRouter = createTrpcRouter({
           expectationId: input.expectationId,
           idempotencyKey: input.idempotencyKey,
           input: input.input,
+          timing: {
+            ...(input.runAt === undefined ? {} : { runAt: new Date(input.runAt) }),
+            ...(input.delayMs === undefined ? {} : { delayMs: input.delayMs }),
+            ...(input.priority === undefined ? {} : { priority: input.priority }),
+          },
         }),
     ),
   ),

@@ -1,5 +1,6 @@
 import { PostgresWorkClaims, sweepExpiredClaims } from "@cyclium/core/claims";
 import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { startRequestedEpisodes } from "@cyclium/core/trigger-requests";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,5 +71,50 @@ describe("claims.list", () => {
     expect(all.items.find((item) => item.dedupeKey === "episode:live")?.state).toBe("claimed");
     // Expired claims are not held: the summary counts only the live one.
     expect(await caller.claims.summary({})).toEqual({ claimed: 1, lapsed: 0, stolen: 0 });
+  });
+});
+
+describe("claims.episodeLeases", () => {
+  it("lists and counts episodes holding their own lease beside the claim rows", async () => {
+    await database.pool.query("TRUNCATE cyclium_work_claims, cyclium_episodes CASCADE");
+    await database.pool.query(
+      `WITH e AS (
+         INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type)
+         VALUES ('leased_actor', 'run', 'pending', 'manual'),
+                ('leased_actor', 'run', 'pending', 'manual')
+         RETURNING id, actor_id, expectation_id)
+       INSERT INTO cyclium_trigger_requests (episode_id, actor_id, expectation_id, status)
+       SELECT id, actor_id, expectation_id, 'pending' FROM e`,
+    );
+    const started = await startRequestedEpisodes(
+      {
+        node: "worker-in-row",
+        leaseSeconds: 60,
+        limits: [{ actorId: "leased_actor", limit: 2 }],
+        sourceStack: null,
+        sourceEnv: null,
+      },
+      database.pool,
+    );
+    const [lapsed, live] = started.map((s) => s.episode.id);
+    await database.pool.query(
+      "UPDATE cyclium_episodes SET lease_until = now() - interval '5 seconds' WHERE id = $1",
+      [lapsed],
+    );
+    const claims = new PostgresWorkClaims({ db: database.pool });
+    await claims.acquire({ dedupeKey: "episode:row", owner: "worker-a", leaseSeconds: 60 });
+    const caller = createCaller(context());
+
+    const leases = await caller.claims.episodeLeases({});
+    expect(leases.map((lease) => [lease.episodeId, lease.ownerNode, lease.attempt])).toEqual([
+      [lapsed, "worker-in-row", 1],
+      [live, "worker-in-row", 1],
+    ]);
+    expect(leases[0]?.leaseRemainingMs).toBeLessThan(0);
+    expect(leases[1]?.claimKey).toBe(`episode:${live}`);
+    // Held: the claim row and the live episode lease; lapsed: the other episode lease.
+    expect(await caller.claims.summary({})).toEqual({ claimed: 2, lapsed: 1, stolen: 0 });
+    // Another env sees none of them.
+    expect(await caller.claims.episodeLeases({ env: "staging" })).toEqual([]);
   });
 });

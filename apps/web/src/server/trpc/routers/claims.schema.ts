@@ -11,3 +11,5 @@ export const ZClaimListInput = z.object({
 });
 
 export const ZClaimSummaryInput = z.object({ env: ZEnvInput });
+
+export const ZEpisodeLeaseListInput = z.object({ env: ZEnvInput });

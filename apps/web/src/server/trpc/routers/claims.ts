@@ -1,7 +1,11 @@
-import { listWorkClaims, summariseWorkClaims } from "@cyclium/core/claims/queries";
+import {
+  listEpisodeLeases,
+  listWorkClaims,
+  summariseWorkClaims,
+} from "@cyclium/core/claims/queries";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
-import { ZClaimListInput, ZClaimSummaryInput } from "./claims.schema";
+import { ZClaimListInput, ZClaimSummaryInput, ZEpisodeLeaseListInput } from "./claims.schema";
 import { resolveEnv } from "./shared.schema";
 
 export const claimsRouter = createTrpcRouter({
@@ -21,6 +25,12 @@ export const claimsRouter = createTrpcRouter({
       }),
     ),
   ),
+  /** Episodes holding their own lease (SPEC section 4), listed beside the claim rows. */
+  episodeLeases: viewerProcedure
+    .input(ZEpisodeLeaseListInput)
+    .query(async ({ ctx, input }) =>
+      toWire(await listEpisodeLeases({ db: ctx.db, env: resolveEnv(ctx.node.env, input.env) })),
+    ),
   summary: viewerProcedure
     .input(ZClaimSummaryInput)
     .query(({ ctx, input }) =>

@@ -88,6 +88,48 @@ describe("actors", () => {
     expect(await auditRows(database.pool, "actors.fire")).toHaveLength(2);
   });
 
+  it("schedules a fire for later at a priority, says why it waits, and refuses bad timing", async () => {
+    const runAt = new Date(Date.now() + 3_600_000).toISOString();
+    const fired = await operator().actors.fire({
+      actorId: "resource_monitor",
+      expectationId: "check_resource_limits",
+      idempotencyKey: "click-intent-0003",
+      input: { resourceId: "db-primary" },
+      runAt,
+      priority: 7,
+    });
+    const { rows } = await database.pool.query<{ run_at: Date; priority: number }>(
+      "SELECT run_at, priority FROM cyclium_trigger_requests WHERE episode_id = $1",
+      [fired.episodeId],
+    );
+    expect(rows).toEqual([{ run_at: new Date(runAt), priority: 7 }]);
+    const reasons = await operator().episodes.waitReasons({ ids: [fired.episodeId] });
+    expect(reasons[fired.episodeId]).toMatchObject({ code: "scheduled" });
+    expect(reasons[fired.episodeId]?.message).toContain(runAt);
+    const [audit] = (await auditRows(database.pool, "actors.fire")).slice(-1);
+    expect(audit?.detail).toMatchObject({ runAt, priority: 7 });
+    for (const [field, value] of [
+      ["priority", 11],
+      ["delayMs", -1],
+      ["runAt", "tomorrow"],
+    ] as const) {
+      const bad: Record<string, unknown> = {
+        actorId: "resource_monitor",
+        expectationId: "check_resource_limits",
+        idempotencyKey: "click-intent-0004",
+        input: { resourceId: "db-primary" },
+        [field]: value,
+      };
+      const refusal: unknown = await operator()
+        .actors.fire(bad as never)
+        .catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: "BAD_REQUEST" });
+      expect(String((refusal as Error).message)).toContain(field);
+    }
+    // The tests below count the pending requests.
+    await database.pool.query("DELETE FROM cyclium_episodes WHERE id = $1", [fired.episodeId]);
+  });
+
   it("refuses an unknown expectation with a clear message", async () => {
     await expect(
       operator().actors.fire({

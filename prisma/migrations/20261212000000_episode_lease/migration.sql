@@ -1,0 +1,19 @@
+-- Issue 28: the episode's own lease (SPEC section 4). With the built-in PostgreSQL claims an
+-- episode's execution lease lives in its row: `executed_by` is the owner, `lease_until` the lease
+-- (database clock; NULL: no lease held) and `attempt` the fencing token, instead of a
+-- cyclium_work_claims row inserted and updated per episode (compare-lease-models: 4,714 -> 3,163
+-- WAL bytes and 50 -> 34 index entries per drained item).
+--
+-- Expand-only: a nullable column without a default is a catalog change (no table rewrite, no
+-- long lock), and a node of the previous release neither reads nor writes it, so such nodes keep
+-- running on a migrated database (docs/work-claims.md, "The episode's own lease: upgrading").
+-- No episode lease is moved here: an in-flight episode of such a node keeps its claim row until
+-- that node ends it, and this release honours claim rows (a live `claimed` row of an episode's key
+-- is busy to every start, steal and recovery), so there is nothing to move and no window in which
+-- a lease is in neither place.
+--
+-- No index: `lease_until` is rewritten by every heartbeat, and an update that changes no indexed
+-- column is HOT (no index entry). The recovery sweep reaches running episodes through
+-- cyclium_episodes_running_idx (started_at WHERE status = 'running' AND archived_at IS NULL) and
+-- reads `lease_until` from the few rows it holds.
+ALTER TABLE "cyclium_episodes" ADD COLUMN IF NOT EXISTS "lease_until" TIMESTAMPTZ(6);
