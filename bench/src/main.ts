@@ -3,7 +3,7 @@
  * burst of 100,000 events at one actor with maxConcurrentEpisodes 2 on one worker process; its
  * peak RSS, accept and drain times, and the exactly-once check. Never part of `--quick`.
  *
- * `pnpm bench [--quick]`: our product, graphile-worker and pg-boss side by side on one
+ * `pnpm bench [--quick]`: our product, graphile-worker, pg-boss and DBOS side by side on one
  * PostgreSQL (DATABASE_URL, else this checkout's embedded server), each system in fresh databases
  * of its own: drain, idle latency, the UPDATE ceiling, commits and WAL per item. Prints a markdown
  * table and writes it with the JSON of every run to bench/results/. Started by launch.mjs on
@@ -31,6 +31,7 @@ import { templateName, type BenchContext } from "./scenarios/context";
 import { runDrain } from "./scenarios/drain";
 import { runLatency } from "./scenarios/latency";
 import { cycliumSystem, cycliumTracedSystem } from "./systems/cyclium/system";
+import { dbosSystem } from "./systems/dbos/system";
 import { graphileWorkerSystem } from "./systems/graphile-worker/system";
 import { pgBossSystem } from "./systems/pg-boss/system";
 import { sqlFloorSystem } from "./systems/sql-floor/system";
@@ -41,6 +42,7 @@ const ALL_SYSTEMS: readonly BenchSystem[] = [
   graphileWorkerSystem,
   pgBossSystem("defaults"),
   pgBossSystem("batched"),
+  dbosSystem,
   sqlFloorSystem,
   cycliumTracedSystem,
 ];
