@@ -13,7 +13,7 @@ export function scaleMarkdown(
   const lines = [
     `## Cluster scale: real workers (runWorker) on one PostgreSQL`,
     "",
-    "| workers | backends (per worker) | idle commits/s (per worker) | idle PostgreSQL CPU, % of a core | LISTEN deliveries per fired episode | NOTIFY statements per fired episode | drain items/s | backends while draining | recovery of " +
+    "| workers | backends (per worker) | idle commits/s (per worker) | idle PostgreSQL CPU, % of a core | LISTEN deliveries per fired episode | statements sending NOTIFY per fired episode | drain items/s | backends while draining | recovery of " +
       `${int(config.orphans)} orphans, s | restarted (duplicates) | load (1 min) |`,
     "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...points.map((p) => {
@@ -36,7 +36,8 @@ export function scaleMarkdown(
       ` every server process (the whole cluster, which only this run uses).`,
     `- LISTEN deliveries: \`notification\` events of the workers' pg clients while ${config.probes}` +
       ` episodes are fired one at a time with \`createClient().fire\` (20 ms apart), divided by` +
-      ` ${config.probes}; NOTIFY statements: \`pg_stat_statements\` calls naming notify in that window.`,
+      ` ${config.probes}; statements sending NOTIFY: \`pg_stat_statements\` calls in that window of` +
+      ` statements calling pg_notify (one may send several notifications).`,
     `- Drain: ${int(config.drainItems)} pending requests seeded while the workers idle; the clock` +
       ` runs from the first claim to the last completion (the pollers' 5 s phase is not in it);` +
       ` backends while draining: the most client backends seen by the 10 ms polls of that clock.`,
