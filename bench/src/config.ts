@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { ScaleConfig } from "./scale/run-scale";
 import {
   DEFAULT_SYSTEM_IDS,
   isSystemId,
@@ -35,6 +36,8 @@ export interface BenchConfig {
   burst?: BurstConfig;
   /** `--history N`: issue 16's history benchmark instead (history/run-history.ts). */
   history?: number;
+  /** `--scale [--scale-sizes 1,4,8,16]`: the cluster-scale run instead (scale/run-scale.ts). */
+  scale?: ScaleConfig;
 }
 
 export interface BurstConfig {
@@ -59,6 +62,9 @@ export interface BurstConfig {
  * alone (never part of `--quick`).
  * `--history N [--items N] [--samples N] [--reps N]`: issue 16's history benchmark alone, cyclium
  * only: drain, latency, sweep and console list on an empty database and with N finished episodes.
+ * `--scale [--scale-sizes 1,4,8,16] [--items N]`: the cluster-scale run alone (scale/run-scale.ts):
+ * real workers idle, a NOTIFY probe, a drain of N items (default 5,000) and a sweep of 1,000
+ * orphans at each size.
  */
 export function parseConfig(argv: string[]): BenchConfig {
   const { values } = parseArgs({
@@ -79,6 +85,8 @@ export function parseConfig(argv: string[]): BenchConfig {
       "burst-snapshot-at": { type: "string" },
       history: { type: "string" },
       baseline: { type: "string" },
+      scale: { type: "boolean", default: false },
+      "scale-sizes": { type: "string" },
     },
     strict: true,
   });
@@ -108,6 +116,19 @@ export function parseConfig(argv: string[]): BenchConfig {
     ...(values.burst ? { burst: burstConfig(values) } : {}),
     ...(values.history === undefined ? {} : { history: positive("history", values.history, 1) }),
     ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
+    ...(values.scale
+      ? {
+          scale: {
+            sizes: (values["scale-sizes"] ?? "1,4,8,16")
+              .split(",")
+              .map((n) => positive("scale-sizes", n, 1)),
+            idleSeconds: 10,
+            probes: 50,
+            drainItems: positive("items", values.items, 5_000),
+            orphans: 1_000,
+          },
+        }
+      : {}),
   };
 }
 

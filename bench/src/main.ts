@@ -3,7 +3,10 @@
  * burst of 100,000 events at one actor with maxConcurrentEpisodes 2 on one worker process; its
  * peak RSS, accept and drain times, and the exactly-once check. Never part of `--quick`.
  *
- * `pnpm bench [--quick]`: our product, graphile-worker and pg-boss side by side on one
+ * `pnpm bench --scale`: 1, 4, 8 and 16 real workers on one PostgreSQL instead (scale/): idle
+ * connections, commits and CPU, LISTEN deliveries per fire, drain, a sweep of 1,000 orphans.
+ *
+ * `pnpm bench [--quick]`: our product, graphile-worker, pg-boss and DBOS side by side on one
  * PostgreSQL (DATABASE_URL, else this checkout's embedded server), each system in fresh databases
  * of its own: drain, idle latency, the UPDATE ceiling, commits and WAL per item. Prints a markdown
  * table and writes it with the JSON of every run to bench/results/. Started by launch.mjs on
@@ -25,12 +28,14 @@ import { PostgresCpu } from "./pg/postgres-cpu";
 import { preloadStatements } from "./pg/preload-statements";
 import { Server } from "./pg/server";
 import { toMarkdown } from "./report/markdown";
+import { scaleCommand } from "./scale/scale-command";
 import { summarize, type RunInfo, type Summary } from "./report/summary";
 import { runCalibration } from "./scenarios/calibration";
 import { templateName, type BenchContext } from "./scenarios/context";
 import { runDrain } from "./scenarios/drain";
 import { runLatency } from "./scenarios/latency";
 import { cycliumSystem, cycliumTracedSystem } from "./systems/cyclium/system";
+import { dbosSystem } from "./systems/dbos/system";
 import { graphileWorkerSystem } from "./systems/graphile-worker/system";
 import { pgBossSystem } from "./systems/pg-boss/system";
 import { sqlFloorSystem } from "./systems/sql-floor/system";
@@ -41,6 +46,7 @@ const ALL_SYSTEMS: readonly BenchSystem[] = [
   graphileWorkerSystem,
   pgBossSystem("defaults"),
   pgBossSystem("batched"),
+  dbosSystem,
   sqlFloorSystem,
   cycliumTracedSystem,
 ];
@@ -216,6 +222,10 @@ async function main(): Promise<void> {
     }
     if (config.history !== undefined) {
       await history(context, config.history, startedAt, loadBefore);
+      return;
+    }
+    if (config.scale !== undefined) {
+      await scaleCommand(context, config.scale, { startedAt, resultsDir: RESULTS_DIR, log });
       return;
     }
     for (const system of systems) {

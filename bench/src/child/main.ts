@@ -91,6 +91,11 @@ async function main(): Promise<void> {
     const { runBurstWorker } = await import("../burst/burst-worker");
     await runBurstWorker(role, { send, next, queryCount });
     process.off("disconnect", orphaned);
+  } else if (role.kind === "scale") {
+    const { runScaleWorker } = await import("../scale/scale-worker");
+    await runScaleWorker(role, { send });
+    // The worker's HTTP server and pool are not closed by a node stop: end the process here.
+    process.exit(0);
   } else {
     await runCalibration(role, {
       ready: () => send({ type: "ready" }),

@@ -21,7 +21,18 @@ export type WorkerRole =
       label: string;
     }
   | { kind: "calibrate"; url: string; clients: number; firstRow: number; seconds: number }
-  | BurstRole;
+  | BurstRole
+  | ScaleRole;
+
+/** `pnpm bench --scale`: one real worker (runWorker) of the scale deployment (scale/). */
+export interface ScaleRole {
+  kind: "scale";
+  url: string;
+  /** Its node identity. */
+  label: string;
+  /** Hosts the orphan actor with 1,000 slots and hangs in its step, to be killed (SIGKILL). */
+  victim: boolean;
+}
 
 /** `pnpm bench --burst`: one full-mode node hosting one actor, fed a burst of events. */
 export interface BurstRole {
@@ -38,7 +49,7 @@ export interface BurstRole {
   snapshotAtSeconds?: number;
 }
 
-export type ParentMessage = { type: "go" } | { type: "stop" };
+export type ParentMessage = { type: "go" } | { type: "stop" } | { type: "sweep" };
 
 /** What a burst worker reports every 250 ms (and once more when stopped). */
 export interface BurstProgress {
@@ -93,7 +104,27 @@ export type ChildMessage =
   | { type: "burstProgress"; progress: BurstProgress }
   | { type: "burstFired"; ms: number }
   | { type: "burstStopped"; progress: BurstProgress; tally: BurstTally; usage: WorkerUsage }
+  | ScaleProgress
+  | (Omit<ScaleProgress, "type"> & {
+      type: "scaleStopped";
+      executedItems: number[];
+      recoveredItems: number[];
+    })
+  | { type: "swept"; found: number; claimed: number; restarted: number; ms: number }
   | { type: "failed"; message: string };
+
+/** What a scale worker reports every 100 ms: counts since it started. */
+export interface ScaleProgress {
+  type: "scaleProgress";
+  /** bench_actor episodes run (drain items and NOTIFY probe fires). */
+  executed: number;
+  /** Orphan steps entered and left hanging (the victim). */
+  hung: number;
+  /** Orphans run to their end after recovery. */
+  recovered: number;
+  /** LISTEN notifications its pg clients received. */
+  notifications: number;
+}
 
 export function isChildMessage(value: unknown): value is ChildMessage {
   return typeof value === "object" && value !== null && "type" in value;
@@ -104,7 +135,7 @@ export function isParentMessage(value: unknown): value is ParentMessage {
     typeof value === "object" &&
     value !== null &&
     "type" in value &&
-    (value.type === "go" || value.type === "stop")
+    (value.type === "go" || value.type === "stop" || value.type === "sweep")
   );
 }
 

@@ -20,6 +20,8 @@ export async function prepareConsumer(
       return (await import("./pg-boss/consumer")).preparePgBossConsumer(options, "defaults");
     case "pg-boss-batched":
       return (await import("./pg-boss/consumer")).preparePgBossConsumer(options, "batched");
+    case "dbos":
+      return (await import("./dbos/consumer")).prepareDbosConsumer(options);
     case "sql-floor":
       return (await import("./sql-floor/consumer")).prepareSqlFloorConsumer(options);
   }

@@ -1,7 +1,8 @@
 /**
  * The systems under test. `pg-boss` runs with pg-boss's defaults (one job per fetch, a fetch
  * every 2 s per worker); `pg-boss-batched` with its batching on, as graphile-worker is, so the
- * comparison with a tuned competitor is also on the table. `sql-floor` is no runtime: our own
+ * comparison with a tuned competitor is also on the table. `dbos` is DBOS Transact's queue with a
+ * workflow of one step per item (systems/dbos/settings.ts says how it is tuned). `sql-floor` is no runtime: our own
  * claim, start and end statements in loops (systems/sql-floor), the ceiling our tables allow.
  */
 export const SYSTEM_IDS = [
@@ -9,6 +10,7 @@ export const SYSTEM_IDS = [
   "graphile-worker",
   "pg-boss",
   "pg-boss-batched",
+  "dbos",
   "sql-floor",
   "cyclium-traced",
 ] as const;

@@ -1,7 +1,7 @@
 import { claimKeyOf, type ClaimFence } from "../claims/index";
 import type { Queryable } from "../db/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episodes/index";
-import { envScopeSql, SqlParams } from "../scope/index";
+import { pickDueRequests } from "./pick-due-requests";
 import type { ClaimTriggerRequestsOptions } from "./claim-trigger-requests";
 import { ZTriggerRequestOpts, type TTriggerRequestOpts } from "./trigger-request";
 
@@ -44,17 +44,8 @@ export async function startRequestedEpisodes(
   options: StartRequestedEpisodesOptions,
   db: Queryable,
 ): Promise<StartedRequestedEpisode[]> {
-  const limits = options.limits.filter((entry) => entry.limit > 0);
-  if (limits.length === 0) return [];
-  const params = new SqlParams([
-    options.node,
-    limits.map((entry) => entry.actorId),
-    limits.map((entry) => entry.limit),
-    options.leaseSeconds,
-  ]);
-  const env = envScopeSql("q.source_env", options.sourceEnv, params);
-  const stack =
-    options.sourceStack === null ? "TRUE" : `q.source_stack = ${params.add(options.sourceStack)}`;
+  const pick = pickDueRequests(options, ["id", "episode_id"], [options.leaseSeconds]);
+  if (pick === undefined) return [];
   const { rows } = await db.query<
     EpisodeRow & {
       request_id: string;
@@ -62,17 +53,7 @@ export async function startRequestedEpisodes(
       request_inserted_at: Date;
     }
   >(
-    `WITH picked AS MATERIALIZED (
-       SELECT q.id, q.episode_id
-         FROM unnest($2::text[], $3::int[]) AS a(actor_id, lim)
-         CROSS JOIN LATERAL (
-           SELECT q.id, q.episode_id FROM cyclium_trigger_requests q
-            WHERE q.status = 'pending' AND q.actor_id = a.actor_id AND q.run_at <= now()
-              AND ${env} AND ${stack}
-            ORDER BY q.claim_priority DESC, q.run_at, q.id
-            LIMIT a.lim
-            FOR UPDATE SKIP LOCKED) q
-     ),
+    `WITH ${pick.cte},
      keyed AS MATERIALIZED (
        SELECT p.id AS request_id, p.episode_id, w.state AS claim_state, w.attempt AS claim_attempt
          FROM picked p
@@ -106,7 +87,7 @@ export async function startRequestedEpisodes(
      SELECT c.id::text AS request_id, c.opts AS request_opts,
             c.inserted_at AS request_inserted_at, s.*
        FROM completed c JOIN started s ON s.id = c.episode_id`,
-    params.values,
+    pick.params.values,
   );
   return rows
     .map((row) => {
