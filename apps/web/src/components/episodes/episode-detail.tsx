@@ -50,7 +50,12 @@ function Facts({ episode }: { episode: TEpisodeDetail }) {
         <span className="pill">{episode.triggerType}</span>
       </dd>
       <dt>Attempt</dt>
-      <dd>{episode.attempt}</dd>
+      <dd data-testid="episode-attempt">
+        {episode.attempt}
+        {episode.maxAttempts !== null && episode.maxAttempts > 1
+          ? ` of ${episode.maxAttempts}`
+          : ""}
+      </dd>
       <dt>Usage</dt>
       <dd>
         {plural(episode.turnsUsed, "turn")} · {formatCount(episode.tokensUsed)}{" "}

@@ -103,6 +103,11 @@ describe("actors", () => {
       [fired.episodeId],
     );
     expect(rows).toEqual([{ run_at: new Date(runAt), priority: 7 }]);
+    // Its page: attempt 1, of one (the demo expectation declares no retry).
+    expect(await operator().episodes.detail({ id: fired.episodeId })).toMatchObject({
+      attempt: 1,
+      maxAttempts: 1,
+    });
     const reasons = await operator().episodes.waitReasons({ ids: [fired.episodeId] });
     expect(reasons[fired.episodeId]).toMatchObject({ code: "scheduled" });
     expect(reasons[fired.episodeId]?.message).toContain(runAt);

@@ -4,6 +4,7 @@ import {
   listEpisodeFacets,
   listEpisodes,
 } from "@cyclium/core/episodes/queries";
+import { findExpectation } from "@cyclium/core/actors";
 import { listEpisodeOutputs } from "@cyclium/core/outputs";
 import { listCheckpoints } from "@cyclium/core/runtime";
 import { audited } from "../../audit";
@@ -47,9 +48,18 @@ export const episodesRouter = createTrpcRouter({
     }),
   ),
 
-  detail: viewerProcedure
-    .input(ZEpisodeIdInput)
-    .query(async ({ ctx, input }) => toWire(await getEpisodeDetail({ db: ctx.db, id: input.id }))),
+  /**
+   * The episode's page, with `maxAttempts`: its expectation's retry limit as this console's
+   * registry knows it (1 without `retry`, null when the actor is unknown here).
+   */
+  detail: viewerProcedure.input(ZEpisodeIdInput).query(async ({ ctx, input }) => {
+    const detail = await getEpisodeDetail({ db: ctx.db, id: input.id });
+    if (detail === undefined || detail === null) return toWire(detail);
+    const actor = findConsoleRuntime()?.registry.get(detail.actorId);
+    const expectation = actor && findExpectation(actor, detail.expectationId);
+    const maxAttempts = expectation === undefined ? null : (expectation.retry?.maxAttempts ?? 1);
+    return toWire({ ...detail, maxAttempts });
+  }),
 
   /**
    * Why each pending episode of `ids` has not started (override, mode, no live full node for its
