@@ -223,6 +223,41 @@ describe("createClient against a real worker", () => {
     });
   });
 
+  it("fires a trigger for later: only its workflow's first step waits, at its priority", async () => {
+    const fired = await client.fireTrigger({
+      name: CLIENT_TRIGGER,
+      context: { run: 2 },
+      delayMs: 800,
+      priority: 6,
+    });
+    if (fired.kind !== "fired") throw new Error(`expected fired, got ${JSON.stringify(fired)}`);
+    const instanceId = fired.executions[0]?.instance_id;
+    await vi.waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ status: string }>(
+          "SELECT status FROM cyclium_workflow_instances WHERE id = $1",
+          [instanceId],
+        );
+        expect(rows[0]?.status).toBe("done");
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    const { rows } = await db.pool.query<{ step: string; wait_ms: number | null }>(
+      `SELECT e.workflow_step AS step,
+              round(extract(epoch FROM r.run_at - r.inserted_at) * 1000)::int AS wait_ms,
+              r.priority
+         FROM cyclium_episodes e LEFT JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+        WHERE e.workflow_instance_id = $1 ORDER BY e.inserted_at`,
+      [instanceId],
+    );
+    // The first step waited on the deferred queue; the worker's engine started the second as
+    // any workflow step, at once on its own queue (no request).
+    expect(rows).toEqual([
+      { step: "first", wait_ms: 800, priority: 6 },
+      { step: "second", wait_ms: null, priority: null },
+    ]);
+  });
+
   it("refuses input the expectation's schema rejects, naming the field", async () => {
     const untyped = client as unknown as CycliumClient;
     await expect(

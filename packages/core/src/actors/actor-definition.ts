@@ -62,6 +62,8 @@ export const ZInputSchema = z.custom<z.ZodType>(
 export const MIN_PRIORITY = 0;
 export const MAX_PRIORITY = 10;
 export const ZPriority = z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY);
+/** The longest delay a fire may ask for, a year: a longer one is almost surely a unit mistake. */
+export const MAX_FIRE_DELAY_MS = 365 * 24 * 60 * 60 * 1000;
 
 /**
  * Automatic retries (SPEC section 16): a failed attempt with attempts left goes back to pending

@@ -96,7 +96,13 @@ export interface CycliumClient<D extends Deployment = Deployment> {
    * instances and defers their first steps; workers' engines advance them from there.
    */
   fireTrigger(
-    trigger: TriggerRef & { context?: Record<string, unknown> | undefined },
+    trigger: TriggerRef & {
+      context?: Record<string, unknown> | undefined;
+      /** The workflows' first steps start no earlier (database clock), at this priority. */
+      runAt?: Date | string | undefined;
+      delayMs?: number | undefined;
+      priority?: number | undefined;
+    },
   ): Promise<ClientFireTriggerResult>;
   /**
    * Sends a pending wake-up, stops listening for results and ends the pool the client made (not
@@ -186,15 +192,19 @@ export function createClient<D extends Deployment = Deployment>(
     logger,
     startStep: async (request) => {
       const parsed = parseFireRequest(request);
-      const result = await defer({
-        actorId: parsed.actorId,
-        expectationId: parsed.expectationId,
-        triggerType: "workflow",
-        dedupeKey: fireDedupeKey(parsed, env),
-        input: parsed.input ?? {},
-        workflowInstanceId: parsed.workflowInstanceId ?? null,
-        workflowStep: parsed.workflowStep ?? null,
-      });
+      const result = await defer(
+        {
+          actorId: parsed.actorId,
+          expectationId: parsed.expectationId,
+          triggerType: "workflow",
+          dedupeKey: fireDedupeKey(parsed, env),
+          input: parsed.input ?? {},
+          workflowInstanceId: parsed.workflowInstanceId ?? null,
+          workflowStep: parsed.workflowStep ?? null,
+        },
+        // A delayed trigger fire's root steps (later steps carry none).
+        { runAt: parsed.runAt, delayMs: parsed.delayMs, priority: parsed.priority },
+      );
       return result.kind === "created"
         ? { kind: "created", episodeId: result.episodeId }
         : { kind: "deduped" };
@@ -257,6 +267,9 @@ export function createClient<D extends Deployment = Deployment>(
           name: trigger.name,
           context: trigger.context,
           firedBy: by,
+          runAt: trigger.runAt,
+          delayMs: trigger.delayMs,
+          priority: trigger.priority,
           startWorkflow,
           triggers: deployment?.triggers,
           workflows: deployment?.workflows,

@@ -1,4 +1,4 @@
-import { findExpectation, MAX_PRIORITY, MIN_PRIORITY } from "../actors/index";
+import { findExpectation, MAX_FIRE_DELAY_MS, MAX_PRIORITY, MIN_PRIORITY } from "../actors/index";
 import type { Deployment } from "../deployment/index";
 import { CycliumError } from "../errors/index";
 
@@ -10,9 +10,6 @@ export interface ValidatedFire {
   /** When and in what order a worker starts it (SPEC section 16). */
   timing: { runAt?: Date; delayMs?: number; priority?: number };
 }
-
-/** A year: a longer delay is almost certainly a unit mistake (seconds for ms, ms for µs). */
-const MAX_DELAY_MS = 365 * 24 * 60 * 60 * 1000;
 
 /**
  * What TypeScript checks at compile time, checked again at run time for plain JavaScript (and
@@ -92,9 +89,9 @@ function validateTiming(
       typeof delayMs !== "number" ||
       !Number.isInteger(delayMs) ||
       delayMs < 0 ||
-      delayMs > MAX_DELAY_MS
+      delayMs > MAX_FIRE_DELAY_MS
     ) {
-      throw invalid("delayMs", `must be an integer from 0 to ${MAX_DELAY_MS} (a year)`);
+      throw invalid("delayMs", `must be an integer from 0 to ${MAX_FIRE_DELAY_MS} (a year)`);
     }
     timing.delayMs = delayMs;
   }

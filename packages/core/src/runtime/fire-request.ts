@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { ZPriority } from "../actors/index";
+import { MAX_FIRE_DELAY_MS, ZPriority } from "../actors/index";
+
+export { MAX_FIRE_DELAY_MS };
 import { MAX_DEDUPE_KEY_LENGTH } from "../claims/index";
 import { CycliumError } from "../errors/index";
 import { dedupeKey } from "../episodes/index";
@@ -11,9 +13,6 @@ export const FIRE_TRIGGER_TYPES = ["manual", "event", "schedule", "poll", "workf
  * event (its id is fixed at publish, so every node derives the same key), the scheduled instant,
  * or the poll context. A manual fire is deduplicated only when it gives an idempotency key.
  */
-/** A year: a longer delay is almost certainly a unit mistake (seconds for ms). */
-export const MAX_FIRE_DELAY_MS = 365 * 24 * 60 * 60 * 1000;
-
 export const ZFireRequest = z
   .object({
     actorId: z.string().min(1).max(255),

@@ -10,6 +10,7 @@ import { fanOutTargets } from "./subscribers-of";
 import type { TriggerContext } from "./trigger-definition";
 import type { FiringOutcome, FiringSource } from "./trigger-firing-row";
 import { inSpan, SPAN_ATTRIBUTES, SPAN_NAMES } from "../tracing/index";
+import type { StepTiming } from "../workflows/index";
 
 /** Starts one workflow for a firing. The workflow engine's `startWorkflow` satisfies it. */
 export type WorkflowStarter = (options: {
@@ -17,6 +18,8 @@ export type WorkflowStarter = (options: {
   context: Record<string, unknown>;
   triggerName: string;
   firingId: string;
+  /** A delayed operator fire (SPEC section 16): when the root steps may start, at what priority. */
+  timing?: StepTiming | undefined;
 }) => Promise<{ instanceId: string }>;
 
 export interface FiringTrigger {
@@ -40,6 +43,8 @@ export interface FanOutFiringOptions {
   scheduledTime: Date | null;
   firedBy: string;
   startWorkflow: WorkflowStarter;
+  /** Passed to every workflow the firing starts (an operator's delayed fire). */
+  timing?: StepTiming | undefined;
   workflows?: WorkflowRegistry | undefined;
   telemetry?: Telemetry | undefined;
   logger?: Logger | undefined;
@@ -148,6 +153,7 @@ async function fanOut(options: FanOutFiringOptions): Promise<FanOutResult> {
         context,
         triggerName: trigger.name,
         firingId,
+        ...(options.timing === undefined ? {} : { timing: options.timing }),
       });
       outcomes.push({ workflow, primary, status: "started", instance_id: instanceId, error: null });
     } catch (error) {

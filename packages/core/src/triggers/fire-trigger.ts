@@ -57,6 +57,9 @@ export async function fireTrigger(options: FireTriggerOptions): Promise<FireTrig
     scheduledTime: null,
     firedBy: input.firedBy,
     startWorkflow: options.startWorkflow,
+    ...(input.runAt === undefined && input.delayMs === undefined && input.priority === undefined
+      ? {}
+      : { timing: { runAt: input.runAt, delayMs: input.delayMs, priority: input.priority } }),
     workflows: options.workflows,
     telemetry: options.telemetry,
     logger: options.logger,

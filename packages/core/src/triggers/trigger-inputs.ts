@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_FIRE_DELAY_MS, ZPriority } from "../actors/index";
 
 /** Inputs of the trigger API as the REST layer and tRPC hand them in (SPEC section 12). */
 export const ZTenantId = z.string().min(1).max(255);
@@ -36,6 +37,10 @@ export const ZFireTriggerInput = ZTriggerNameInput.extend({
   context: z.record(z.string(), z.unknown()).optional(),
   event: z.unknown().optional(),
   firedBy: z.string().min(1).max(255),
+  /** SPEC section 16: the fired workflows' root steps start no earlier, at this priority. */
+  runAt: z.coerce.date().optional(),
+  delayMs: z.number().int().min(0).max(MAX_FIRE_DELAY_MS).optional(),
+  priority: ZPriority.optional(),
 }).refine((input) => input.context === undefined || input.event === undefined, {
   message: "Send `event` or `context`, not both.",
   path: ["event"],

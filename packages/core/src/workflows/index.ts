@@ -26,6 +26,7 @@ export {
   type StartStepRequest,
   type StartStepResult,
   type StepStarter,
+  type StepTiming,
 } from "./step-starter";
 export {
   EPISODE_CANCELLED_TOPIC,

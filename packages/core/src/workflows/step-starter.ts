@@ -12,6 +12,17 @@ export interface StartStepRequest {
   idempotencyKey: string;
   workflowInstanceId: string;
   workflowStep: string;
+  /** A delayed trigger fire's root steps (SPEC section 16): not started before, at a priority. */
+  runAt?: Date | undefined;
+  delayMs?: number | undefined;
+  priority?: number | undefined;
+}
+
+/** When a fired workflow's root steps may start, and their priority (SPEC section 16). */
+export interface StepTiming {
+  runAt?: Date | undefined;
+  delayMs?: number | undefined;
+  priority?: number | undefined;
 }
 
 /** `ActorHost.fire`'s result, as far as the engine reads it (discriminated by `kind`). */

@@ -22,7 +22,12 @@ import {
 import { findDueWorkflowRetries } from "./find-due-workflow-retries";
 import { insertWorkflowInstance } from "./insert-workflow-instance";
 import type { WorkflowInstanceStatus } from "./step-state";
-import { stepIdempotencyKey, type EpisodeCanceller, type StepStarter } from "./step-starter";
+import {
+  stepIdempotencyKey,
+  type EpisodeCanceller,
+  type StepStarter,
+  type StepTiming,
+} from "./step-starter";
 import { transitionInstance, type ComputeTransition } from "./transition-instance";
 import type { WorkflowDefinition } from "./workflow-definition";
 import type { WorkflowInstanceRow } from "./workflow-instance-row";
@@ -47,6 +52,8 @@ export interface StartWorkflowOptions {
   context?: Record<string, unknown> | undefined;
   triggerName?: string | null | undefined;
   firingId?: string | null | undefined;
+  /** When its root steps may start, and their priority; later steps start when due. */
+  timing?: StepTiming | undefined;
 }
 
 export interface StartedWorkflow {
@@ -61,7 +68,8 @@ interface Settled {
   startError: Error | null;
 }
 
-type InstanceRef = Pick<WorkflowInstanceRow, "id" | "context">;
+/** `timing` only while the instance's root steps start (a delayed fire). */
+type InstanceRef = Pick<WorkflowInstanceRow, "id" | "context"> & { timing?: StepTiming };
 
 /**
  * Runs workflow instances: starts the steps whose dependencies are done and advances on
@@ -147,7 +155,11 @@ export class WorkflowEngine {
     });
     const settled = await this.#afterTransition(
       definition,
-      { id: instanceId, context },
+      {
+        id: instanceId,
+        context,
+        ...(options.timing === undefined ? {} : { timing: options.timing }),
+      },
       transition,
     );
     if (settled.status === "failed" && settled.startError) throw settled.startError;
@@ -319,6 +331,7 @@ export class WorkflowEngine {
         idempotencyKey: stepIdempotencyKey(instance.id, stepName, attempt),
         workflowInstanceId: instance.id,
         workflowStep: stepName,
+        ...instance.timing,
       });
       switch (started.kind) {
         case "created":

@@ -31,7 +31,12 @@ const workflows = new WorkflowRegistry().register(
 const triggers = new TriggerRegistry().register(
   defineTrigger({ name: "nightly", on: "review", cron: "0 2 * * *", timezone: "UTC" }),
 );
-const startWorkflow: WorkflowStarter = () => Promise.resolve({ instanceId: crypto.randomUUID() });
+/** What each start was asked (the REST fire's timing reaches the workflow start). */
+const starts: Parameters<WorkflowStarter>[0][] = [];
+const startWorkflow: WorkflowStarter = (options) => {
+  starts.push(options);
+  return Promise.resolve({ instanceId: crypto.randomUUID() });
+};
 const services: TTriggerServices = { startWorkflow, triggers, workflows };
 
 beforeAll(async () => {
@@ -177,6 +182,30 @@ describe("REST v1 triggers", () => {
     expect(await auditRows(database.pool, "triggers.fire")).toContainEqual(
       expect.objectContaining({ principal: "token:ci", outcome: "error", target: "nightly" }),
     );
+  });
+
+  it("fires for later at a priority, and refuses a bad time naming the field", async () => {
+    const runAt = "2030-01-01T09:00:00Z";
+    const response = await call(endpoints.fire, "/default/triggers/nightly/fire", nightly, {
+      method: "POST",
+      token: operatorToken,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ context: {}, runAt, delayMs: 60_000, priority: 4 }),
+    });
+    expect(response.status).toBe(200);
+    expect(starts.at(-1)?.timing).toEqual({
+      runAt: new Date(runAt),
+      delayMs: 60_000,
+      priority: 4,
+    });
+    const bad = await call(endpoints.fire, "/default/triggers/nightly/fire", nightly, {
+      method: "POST",
+      token: operatorToken,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ priority: 11 }),
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await json(bad))).toContain("priority");
   });
 
   it("refuses a viewer token to fire (403) and audits the refusal", async () => {

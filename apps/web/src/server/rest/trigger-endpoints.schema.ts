@@ -1,4 +1,5 @@
 import { ZTenantId } from "@cyclium/core/triggers";
+import { MAX_FIRE_DELAY_MS, MAX_PRIORITY, MIN_PRIORITY } from "@cyclium/core/actors";
 import { z } from "zod";
 
 /**
@@ -27,6 +28,12 @@ export const ZInspectTriggerQuery = z.strictObject({
 export const ZFireTriggerBody = z.strictObject({
   event: z.unknown().optional(),
   context: z.record(z.string(), z.unknown()).optional(),
+  /** Ours, not Cloacina's: the workflows' first steps start no earlier than this instant. */
+  runAt: z.iso.datetime({ offset: true }).optional(),
+  /** Ours: ... no earlier than this many ms from now (after runAt when both are given). */
+  delayMs: z.number().int().min(0).max(MAX_FIRE_DELAY_MS).optional(),
+  /** Ours: their priority among waiting work, 0-10 (higher first). */
+  priority: z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY).optional(),
 });
 
 /**

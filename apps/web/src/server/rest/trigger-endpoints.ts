@@ -118,6 +118,9 @@ export function createTriggerEndpoints(deps: TTriggerEndpointDeps): {
               name: call.params.name,
               context: body.context,
               event: body.event,
+              runAt: body.runAt,
+              delayMs: body.delayMs,
+              priority: body.priority,
               firedBy: describePrincipal(call.principal),
             }),
           );

@@ -641,6 +641,10 @@ export interface components {
             context?: {
                 [key: string]: unknown;
             };
+            /** Format: date-time */
+            runAt?: string;
+            delayMs?: number;
+            priority?: number;
         };
         Actor: {
             id: string;
