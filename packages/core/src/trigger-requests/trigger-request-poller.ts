@@ -260,8 +260,10 @@ export class TriggerRequestPoller {
     let total = 0;
     do {
       this.#again = false;
+      let claimed: number;
       try {
-        total += await this.#claimAndDispatch();
+        claimed = await this.#claimAndDispatch();
+        total += claimed;
         if (this.#failing) this.#o.logger.info({}, "trigger request polling works again");
         this.#failing = false;
       } catch (err) {
@@ -270,15 +272,18 @@ export class TriggerRequestPoller {
         this.#failing = true;
         return total;
       }
+      // Inside the loop: a wake-up that arrives while the next due time is looked up sets
+      // #again and polls once more. (After the loop it was lost, and a request fired then waited
+      // for the fallback poll: a deploy test saw an episode start seconds late.)
+      if (this.#due.wanted(claimed)) {
+        const { db, sourceStack, sourceEnv } = this.#o;
+        await this.#due
+          .arm(() => nextDueTriggerRequest({ sourceStack, sourceEnv }, db))
+          .catch((err: unknown) =>
+            this.#o.logger.warn({ err }, "could not look up the next due trigger request"),
+          );
+      }
     } while (this.#again && !this.#stopped);
-    if (this.#due.wanted(total)) {
-      const { db, sourceStack, sourceEnv } = this.#o;
-      await this.#due
-        .arm(() => nextDueTriggerRequest({ sourceStack, sourceEnv }, db))
-        .catch((err: unknown) =>
-          this.#o.logger.warn({ err }, "could not look up the next due trigger request"),
-        );
-    }
     return total;
   }
 
