@@ -121,20 +121,28 @@ type Row = Partial<EpisodeRow> & {
   claim_attempt: number | null;
 };
 
-/** One outcome per input episode, in input order. */
-export async function startEpisodes(
-  options: StartEpisodesOptions,
-  db: Queryable,
-): Promise<StartEpisodesOutcome[]> {
-  if (options.episodes.length === 0) return [];
-  const { rows } = await db.query<Row>(SQL, [
+/**
+ * The parameters both start statements take, claim row or the episode's own lease: $1 owner,
+ * $2 lease seconds, then per episode its id, claim key, resend flag and run traceparent.
+ */
+export function startParams(options: StartEpisodesOptions): unknown[] {
+  return [
     options.owner,
     options.leaseSeconds,
     options.episodes.map((entry) => entry.episodeId),
     options.episodes.map((entry) => entry.claimKey),
     options.episodes.map((entry) => entry.resend === true),
     options.episodes.map((entry) => entry.runTraceparent ?? null),
-  ]);
+  ];
+}
+
+/** One outcome per input episode, in input order. */
+export async function startEpisodes(
+  options: StartEpisodesOptions,
+  db: Queryable,
+): Promise<StartEpisodesOutcome[]> {
+  if (options.episodes.length === 0) return [];
+  const { rows } = await db.query<Row>(SQL, startParams(options));
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return options.episodes.map(({ episodeId }): StartEpisodesOutcome => {
     const row = byId.get(episodeId);

@@ -91,14 +91,14 @@ export async function writeEpisodeEnd(
     errorMessage,
     ...end.episode,
   };
+  const meta = {
+    episode_id: final.id,
+    actor_id: final.actorId,
+    expectation_id: final.expectationId,
+  };
   if (final.status === "pending") {
     // The retry was written: the attempt's failure is counted and logged, the episode goes on.
-    const retryMeta = {
-      episode_id: final.id,
-      actor_id: final.actorId,
-      expectation_id: final.expectationId,
-      error_class: errorClass ?? "Error",
-    };
+    const retryMeta = { ...meta, error_class: errorClass ?? "Error" };
     telemetry.emit("cyclium.episode.failed", { count: 1, duration_ms: 0 }, retryMeta);
     logger.warn(
       {
@@ -116,11 +116,6 @@ export async function writeEpisodeEnd(
     final.finishedAt && final.startedAt
       ? final.finishedAt.getTime() - final.startedAt.getTime()
       : 0;
-  const meta = {
-    episode_id: final.id,
-    actor_id: final.actorId,
-    expectation_id: final.expectationId,
-  };
   if (outcome.kind === "completed") {
     telemetry.emit("cyclium.episode.completed", { count: 1, duration_ms: durationMs }, meta);
   } else {

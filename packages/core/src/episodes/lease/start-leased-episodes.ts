@@ -1,7 +1,7 @@
 import type { ClaimFence } from "../../claims/index";
 import type { Queryable } from "../../db/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episode-row";
-import type { StartEpisodesOptions } from "../start-episodes";
+import { startParams, type StartEpisodesOptions } from "../start-episodes";
 
 export type StartLeasedEpisodesOutcome =
   /** Running here under its own lease at `attempt`: run it, presenting `fence`. */
@@ -69,14 +69,7 @@ export async function startLeasedEpisodes(
   db: Queryable,
 ): Promise<StartLeasedEpisodesOutcome[]> {
   if (options.episodes.length === 0) return [];
-  const { rows } = await db.query<Row>(SQL, [
-    options.owner,
-    options.leaseSeconds,
-    options.episodes.map((entry) => entry.episodeId),
-    options.episodes.map((entry) => entry.claimKey),
-    options.episodes.map((entry) => entry.resend === true),
-    options.episodes.map((entry) => entry.runTraceparent ?? null),
-  ]);
+  const { rows } = await db.query<Row>(SQL, startParams(options));
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return options.episodes.map(({ episodeId, claimKey }): StartLeasedEpisodesOutcome => {
     const row = byId.get(episodeId);
