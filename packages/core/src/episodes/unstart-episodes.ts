@@ -46,18 +46,28 @@ export type UnstartEpisodesOutcome =
  */
 const SQL = `
 WITH input AS (
-  SELECT * FROM unnest($2::uuid[], $3::text[], $4::int[], $5::bigint[], $6::jsonb[])
-    AS t(episode_id, claim_key, claim_attempt, request_id, opts)
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::int[], $5::bigint[], $6::jsonb[], $9::boolean[])
+    AS t(episode_id, claim_key, claim_attempt, request_id, opts, in_row)
 ),
 held AS (
   SELECT i.episode_id
     FROM cyclium_work_claims c JOIN input i
       ON c.dedupe_key = i.claim_key AND c.owner_node = $1 AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed'
+   WHERE c.dedupe_key = ANY($3::text[]) AND c.state = 'claimed' AND NOT i.in_row
    FOR SHARE OF c
 ),
+-- The episode's own lease (SPEC section 4): the fence is the row's owner and attempt.
+held_in_row AS (
+  SELECT i.episode_id
+    FROM cyclium_episodes e JOIN input i
+      ON e.id = i.episode_id AND e.executed_by = $1 AND e.attempt = i.claim_attempt
+   WHERE e.id = ANY($2::uuid[]) AND i.in_row AND e.lease_until IS NOT NULL
+   FOR SHARE OF e
+),
 fence AS (
-  SELECT i.* FROM input i WHERE i.episode_id IN (SELECT episode_id FROM held)
+  SELECT i.* FROM input i
+   WHERE i.episode_id IN (SELECT episode_id FROM held)
+      OR i.episode_id IN (SELECT episode_id FROM held_in_row)
 ),
 unstarted AS (
   UPDATE cyclium_episodes e
@@ -73,8 +83,8 @@ released AS (
   UPDATE cyclium_work_claims c
      SET state = 'done', updated_at = now()
     FROM fence f
-   WHERE c.dedupe_key = ANY(ARRAY(SELECT claim_key FROM fence))
-     AND c.dedupe_key = f.claim_key AND c.owner_node = $1
+   WHERE c.dedupe_key = ANY(ARRAY(SELECT claim_key FROM fence WHERE NOT in_row))
+     AND NOT f.in_row AND c.dedupe_key = f.claim_key AND c.owner_node = $1
      AND c.attempt = f.claim_attempt AND c.state = 'claimed'
   RETURNING c.dedupe_key
 ),
@@ -153,6 +163,7 @@ export async function unstartEpisodes(
     episodes.map((e) => (e.requestOpts === undefined ? null : JSON.stringify(e.requestOpts))),
     options.wake.channel,
     options.wake.payload,
+    episodes.map((e) => e.fence.episodeId !== undefined),
   ]);
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return episodes.map(({ episodeId }): UnstartEpisodesOutcome => {

@@ -13,3 +13,5 @@ export {
   type StealEpisodeLeasesOptions,
 } from "./steal-episode-leases";
 export { startLeasedEpisodes, type StartLeasedEpisodesOutcome } from "./start-leased-episodes";
+export { releaseEpisodeLease } from "./release-episode-lease";
+export { EpisodeLeaseClaims } from "./episode-lease-claims";
