@@ -8,9 +8,17 @@ import type { WorkClaims } from "./work-claims";
 
 /**
  * The built-in values of `CYCLIUM_WORK_CLAIMS`; `none` is the SPEC's spelling of `off`. Any other
- * value names a module (see loadWorkClaims).
+ * value names a module (see loadWorkClaims). `postgres-claim-rows` is `postgres` as the releases
+ * before the episode's own lease ran it: a claim row per episode run (docs/work-claims.md,
+ * "Upgrading"); the rolling-upgrade test runs its "old" worker with it.
  */
-export const WORK_CLAIMS_MODES = ["postgres", "memory", "off", "none"] as const;
+export const WORK_CLAIMS_MODES = [
+  "postgres",
+  "postgres-claim-rows",
+  "memory",
+  "off",
+  "none",
+] as const;
 export type WorkClaimsMode = (typeof WORK_CLAIMS_MODES)[number];
 
 export interface CreateWorkClaimsOptions {
@@ -29,6 +37,8 @@ export function createWorkClaims(options: CreateWorkClaimsOptions): WorkClaims {
   switch (options.mode) {
     case "postgres":
       return new PostgresWorkClaims(options);
+    case "postgres-claim-rows":
+      return new PostgresWorkClaims({ ...options, episodeLeases: "claim_rows" });
     case "memory":
       // Claims held in this process only: two processes would both win every acquire.
       options.logger?.warn(

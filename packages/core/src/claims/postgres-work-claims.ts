@@ -36,6 +36,11 @@ import type {
 
 export interface PostgresWorkClaimsOptions {
   db: Queryable;
+  /**
+   * Where an episode's run holds its lease: `in_row` (default, SPEC section 4) or `claim_rows`
+   * (a claim row per run, as the releases before the episode's own lease).
+   */
+  episodeLeases?: "in_row" | "claim_rows";
   telemetry?: Telemetry;
   logger?: Logger;
 }
@@ -54,6 +59,7 @@ const NOT_OWNER = { ok: false, error: "not_owner" } as const;
  */
 export class PostgresWorkClaims implements WorkClaims {
   readonly usesSqlFence = true;
+  readonly episodeLeasesInRow: boolean;
   private readonly db: Queryable;
   private readonly telemetry: Telemetry;
   private readonly logger: Logger;
@@ -62,6 +68,7 @@ export class PostgresWorkClaims implements WorkClaims {
     this.db = options.db;
     this.telemetry = options.telemetry ?? defaultTelemetry;
     this.logger = options.logger ?? silentLogger;
+    this.episodeLeasesInRow = options.episodeLeases !== "claim_rows";
   }
 
   async acquire(options: AcquireClaimOptions, tx?: Queryable): Promise<PostgresAcquireClaimResult> {

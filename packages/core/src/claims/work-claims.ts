@@ -146,6 +146,14 @@ export interface WorkClaims {
    * runtime skips heartbeats and recovery takes no claim before an orphan.
    */
   readonly off?: boolean;
+  /**
+   * Capability of the built-in PostgreSQL claims only (SPEC section 4): an episode's run holds its
+   * lease in its own row (episodes/lease/) instead of a claim row, and a trigger request goes from
+   * `pending` to `completed` in the statement that starts its episode. Every other claim still
+   * lives in `cyclium_work_claims`. False with `CYCLIUM_WORK_CLAIMS=postgres-claim-rows`, which
+   * runs every episode under a claim row as the releases before it did (docs/work-claims.md).
+   */
+  readonly episodeLeasesInRow?: boolean;
   acquire(options: AcquireClaimOptions, tx?: Queryable): Promise<AcquireClaimResult>;
   renew(options: RenewClaimOptions, tx?: Queryable): Promise<RenewClaimResult>;
   /**

@@ -208,6 +208,8 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
         sourceStack: options.poller.sourceStack,
         sourceEnv: options.poller.sourceEnv === undefined ? env : options.poller.sourceEnv,
         ...(options.poller.ttlMs === undefined ? {} : { ttlMs: options.poller.ttlMs }),
+        // The episode's own lease (SPEC section 4): requests start their episodes in one statement.
+        ...(host.runner.leasesInRow ? { inRowLeaseSeconds: options.leaseSeconds } : {}),
         onEpisodesExpired: (episodes) => {
           for (const episode of episodes) void publishEpisodeEvent(bus, episode, logger);
         },

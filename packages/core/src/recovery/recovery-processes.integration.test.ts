@@ -118,14 +118,21 @@ describe("a worker killed mid-episode", () => {
     expect(runs).toHaveLength(6);
     expect(Math.max(...runs.map((line) => line.active as number))).toBeLessThanOrEqual(2);
 
-    // A's leases had to lapse first: every claim was stolen once, then run to done on B.
+    // A's runs held their leases in their rows (SPEC section 4): no claim row of A's to steal.
+    // Recovery's gate took one claim per orphan, once, on B; B's runs held their own leases.
     const claims = await db.pool.query<{ state: string; steals: number; owner_node: string }>(
       `SELECT state, steals, owner_node FROM cyclium_work_claims WHERE dedupe_key = ANY($1::text[])`,
       [ids.map((id) => `episode:${id}`)],
     );
     expect(claims.rows).toHaveLength(8);
-    for (const claim of claims.rows) expect(claim.steals).toBe(1);
-    expect(claims.rows.filter((claim) => claim.state === "done")).toHaveLength(6);
+    for (const claim of claims.rows) {
+      expect(claim).toMatchObject({ owner_node: "worker-b", steals: 0 });
+    }
+    const leased = await db.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM cyclium_episodes WHERE id = ANY($1::uuid[]) AND lease_until IS NOT NULL",
+      [ids],
+    );
+    expect(leased.rows[0]?.n).toBe(0);
     await b.kill("SIGTERM");
   });
 });

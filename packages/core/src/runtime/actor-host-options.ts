@@ -4,7 +4,7 @@ import type { WorkClaims } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import type { Mode } from "../modes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import type { DeferredRunner } from "../trigger-requests/index";
+import type { DeferredRunner, StartedEpisodeLease } from "../trigger-requests/index";
 import type { QueuedEpisodeResult } from "./actor-queue";
 import type { QueueOptions } from "./queue-backlog";
 
@@ -46,6 +46,8 @@ export interface EnqueueOptions {
   triggerRequestId?: string;
   /** The row carries `queued_by` = this node (see QueuedEpisode.owned). */
   owned?: boolean;
+  /** Started here already under its own lease (see QueuedEpisode.started). */
+  started?: StartedEpisodeLease;
 }
 
 /**

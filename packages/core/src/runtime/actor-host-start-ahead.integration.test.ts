@@ -230,7 +230,7 @@ describe("starting ahead of a free slot", () => {
         db: db.pool,
         node: "sweeper",
         scope: { stack: null, env: null },
-        claims: new PostgresWorkClaims({ db: db.pool }),
+        claims: new PostgresWorkClaims({ db: db.pool, episodeLeases: "claim_rows" }),
         registry: { recoveryPolicyFor: () => "restart" as const },
         target: next,
       },

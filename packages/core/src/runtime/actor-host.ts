@@ -2,7 +2,13 @@ import { setMaxListeners } from "node:events";
 import { runsOnStack, type ActorDefinition } from "../actors/index";
 import type { Episode } from "../episodes/index";
 import { loadEpisode } from "../episodes/load-episode";
-import type { DispatchResult, PollerHost, TTriggerRequestOpts } from "../trigger-requests/index";
+import type {
+  DispatchResult,
+  DispatchSettled,
+  PollerHost,
+  StartedEpisodeLease,
+  TTriggerRequestOpts,
+} from "../trigger-requests/index";
 import { freeCapacity, queueFull, dropsArrival, type ActorLoad } from "./actor-capacity";
 import type {
   ActorHostOptions,
@@ -195,7 +201,13 @@ export class ActorHost implements PollerHost {
     const actor = this.#hosted(episode.actorId);
     if (actor === undefined) return { kind: "unknown_actor" };
     const recovered = options.recovered ?? false;
-    if (!recovered && queueFull(actor, this.#load(actor)) && actor.episodeOverflow !== "queue") {
+    // A started episode (its own lease taken) is never dropped or shed: it was free room.
+    if (
+      !recovered &&
+      options.started === undefined &&
+      queueFull(actor, this.#load(actor)) &&
+      actor.episodeOverflow !== "queue"
+    ) {
       this.#announcements.overflowed(actor);
       if (dropsArrival(actor)) return { kind: "dropped" };
       shedQueuedEpisode(this.#slots.shedOldest(actor.identifier), {
@@ -211,6 +223,7 @@ export class ActorHost implements PollerHost {
       resume: options.resume,
       triggerRequestId: options.triggerRequestId,
       owned: options.owned ?? false,
+      started: options.started,
       settle,
     });
     // Still in the queue after the push: every slot was busy, so it waits.
@@ -220,11 +233,21 @@ export class ActorHost implements PollerHost {
     return { kind: "queued", settled };
   }
 
-  /** PollerHost: a claimed trigger request's episode. */
+  /**
+   * PollerHost: a claimed trigger request's episode, or (`started`) one the poller started here
+   * under its own lease, whose request is completed already: its run leaves nothing to settle.
+   */
   dispatch(
     episode: Episode,
-    opts: TTriggerRequestOpts & { triggerRequestId: string },
+    opts: TTriggerRequestOpts & { triggerRequestId: string; started?: StartedEpisodeLease },
   ): DispatchResult {
+    if (opts.started !== undefined) {
+      const { triggerRequestId: _completed, ...rest } = opts;
+      const queued = this.enqueue(episode, rest);
+      if (queued.kind !== "queued") return queued;
+      const settled = queued.settled.then((): DispatchSettled => ({ kind: "request_completed" }));
+      return { kind: "queued", settled };
+    }
     const queued = this.enqueue(episode, opts);
     if (queued.kind !== "queued") return queued;
     const settled = queued.settled.then(dispatchSettled);

@@ -1,4 +1,5 @@
 import type { Episode } from "../episodes/index";
+import type { StartedEpisodeLease } from "../trigger-requests/index";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { StartAheadEstimate, type SlotGate } from "./start-ahead";
 
@@ -23,6 +24,12 @@ export interface QueuedEpisode {
   resume: unknown;
   /** Set when a poller dispatched it: the request goes back to pending if it never starts. */
   triggerRequestId: string | undefined;
+  /**
+   * Started here already, under its own lease (the poller's startRequestedEpisodes): it never
+   * waits in the queue. It runs at once when a slot is free, else it waits for one like an
+   * episode started ahead (its lease renewed meanwhile), and gets the next slot that frees.
+   */
+  started?: StartedEpisodeLease | undefined;
   settle: (result: QueuedEpisodeResult) => void;
 }
 

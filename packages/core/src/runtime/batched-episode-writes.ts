@@ -7,6 +7,7 @@ import {
   type EpisodeEnd,
   type StartEpisodesOutcome,
 } from "../episodes/index";
+import { startLeasedEpisodes, type StartLeasedEpisodesOutcome } from "../episodes/lease/index";
 import type { Telemetry } from "../telemetry/index";
 import { MicroBatcher } from "../batching/micro-batcher";
 
@@ -16,7 +17,15 @@ export interface BatchedEpisodeWritesOptions {
   nodeIdentity: string;
   leaseSeconds: number;
   telemetry: Telemetry;
+  /**
+   * Starts take the episode's own lease in its row (startLeasedEpisodes, SPEC section 4) instead
+   * of a claim row (startEpisodes): the built-in PostgreSQL claims' `episodeLeasesInRow`.
+   */
+  inRow: boolean;
 }
+
+/** A start's outcome: a claim row's (startEpisodes) or the episode's own lease's. */
+export type BatchedStartOutcome = StartEpisodesOutcome | StartLeasedEpisodesOutcome;
 
 interface StartRequest {
   episodeId: string;
@@ -37,7 +46,7 @@ interface StartRequest {
  */
 export class BatchedEpisodeWrites {
   readonly #o: BatchedEpisodeWritesOptions;
-  readonly #starts: MicroBatcher<StartRequest, StartEpisodesOutcome>;
+  readonly #starts: MicroBatcher<StartRequest, BatchedStartOutcome>;
   readonly #ends: MicroBatcher<EpisodeEnd, EndEpisodesOutcome>;
 
   constructor(options: BatchedEpisodeWritesOptions) {
@@ -49,8 +58,8 @@ export class BatchedEpisodeWrites {
     this.#ends = new MicroBatcher({ run: (items) => this.#end(items), maxInFlight: 2 });
   }
 
-  /** Claims and starts a pending episode (see startEpisodes). */
-  start(request: StartRequest): Promise<StartEpisodesOutcome> {
+  /** Claims and starts a pending episode (see startEpisodes, startLeasedEpisodes). */
+  start(request: StartRequest): Promise<BatchedStartOutcome> {
     return this.#starts.add(request);
   }
 
@@ -59,19 +68,23 @@ export class BatchedEpisodeWrites {
     return this.#ends.add(end);
   }
 
-  async #start(items: StartRequest[]): Promise<StartEpisodesOutcome[]> {
+  async #start(items: StartRequest[]): Promise<BatchedStartOutcome[]> {
     // One upsert per claim key per statement: a second request for a key (the same episode
     // dispatched twice) is answered `contended`, and the one-episode acquire then finds it busy.
     const keys = new Set<string>();
     const unique = items.filter((item) => !keys.has(item.claimKey) && keys.add(item.claimKey));
     const sent = performance.now();
-    const outcomes = await startEpisodes(
-      { owner: this.#o.nodeIdentity, leaseSeconds: this.#o.leaseSeconds, episodes: unique },
-      this.#o.db,
-    );
+    const options = {
+      owner: this.#o.nodeIdentity,
+      leaseSeconds: this.#o.leaseSeconds,
+      episodes: unique,
+    };
+    const outcomes: BatchedStartOutcome[] = this.#o.inRow
+      ? await startLeasedEpisodes(options, this.#o.db)
+      : await startEpisodes(options, this.#o.db);
     const durationMs = performance.now() - sent;
     const byItem = new Map(unique.map((item, index) => [item, outcomes[index]]));
-    return items.map((item): StartEpisodesOutcome => {
+    return items.map((item): BatchedStartOutcome => {
       const outcome = byItem.get(item) ?? { kind: "contended" };
       if (outcome.kind === "started") {
         this.#o.telemetry.emit(

@@ -62,7 +62,16 @@ export class EpisodeSlots {
 
   /** Queues an episode and starts what the actor's free slots allow. */
   push(actorId: string, entry: QueuedEpisode): void {
-    this.#queue(actorId).push(entry);
+    const queue = this.#queue(actorId);
+    if (entry.started !== undefined) {
+      // Started already (see QueuedEpisode.started): a free slot now, else the next one.
+      const free = queue.ahead.length === 0 && queue.running < this.#o.maxConcurrent(actorId);
+      const gate = free ? undefined : new SlotGate();
+      if (gate !== undefined) queue.ahead.push(gate);
+      this.#start(actorId, queue, entry, gate);
+      return;
+    }
+    queue.push(entry);
     this.#pump(actorId);
   }
 
@@ -217,6 +226,7 @@ export class EpisodeSlots {
         ...(entry.triggerRequestId === undefined
           ? {}
           : { triggerRequestId: entry.triggerRequestId }),
+        ...(entry.started === undefined ? {} : { started: entry.started }),
         beforeStrategy,
         onStrategyReturned: strategyReturned,
       })

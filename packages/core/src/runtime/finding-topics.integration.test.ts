@@ -77,7 +77,7 @@ describe("finding lifecycle topics (issue 20)", () => {
 
   it("expired once per finding with three nodes sweeping, again and again", async () => {
     const seen = recordTopics();
-    const claims = new PostgresWorkClaims({ db: db.pool });
+    const claims = new PostgresWorkClaims({ db: db.pool, episodeLeases: "claim_rows" });
     const expiring = await Promise.all(
       ["disk:a", "disk:b"].map(async (findingKey) => {
         const { finding } = await raiseFinding(

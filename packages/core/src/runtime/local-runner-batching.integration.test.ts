@@ -46,7 +46,7 @@ function runner(db: Queryable & Connectable, bus: MemoryBus) {
   });
   return new LocalRunner({
     db,
-    claims: new PostgresWorkClaims({ db, telemetry }),
+    claims: new PostgresWorkClaims({ db, telemetry, episodeLeases: "claim_rows" }),
     leaseSeconds: 30,
     nodeIdentity: node,
     registry: new ActorRegistry({

@@ -56,7 +56,7 @@ describe("LocalRunner and the node's lease keeper", () => {
     });
     const runner = new LocalRunner({
       db: pool,
-      claims: new PostgresWorkClaims({ db: pool, telemetry }),
+      claims: new PostgresWorkClaims({ db: pool, telemetry, episodeLeases: "claim_rows" }),
       // A tick every second; 3 s of lease leave room for a loaded machine.
       leaseSeconds: 3,
       nodeIdentity: "keeper-node",

@@ -7,6 +7,7 @@ import {
   runWithAcquiredClaim,
   runWithClaim,
   type ClaimedWork,
+  type ClaimFence,
   type RunWithClaimOptions,
   type WorkClaims,
 } from "../claims/index";
@@ -15,6 +16,7 @@ import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import { startEpisode } from "../episodes/start-episode";
+import { EpisodeLeaseClaims } from "../episodes/lease/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
@@ -67,6 +69,12 @@ export interface RunEpisodeOptions {
    * failed) is it left `running` for recovery.
    */
   beforeStrategy?: () => SlotAnswer | Promise<SlotAnswer>;
+  /**
+   * Already started here under its own lease (the poller's startRequestedEpisodes, SPEC section
+   * 4): run it, presenting `fence`. `leaseStartedAt` is `performance.now()` just before the start
+   * was sent (the lease is counted from it).
+   */
+  started?: { fence: ClaimFence; leaseStartedAt: number };
 }
 
 export type { EpisodeRunResult };
@@ -102,6 +110,12 @@ export class LocalRunner {
   readonly #active = new Set<string>();
   /** Renews the claims of all the episodes running here with one statement per tick. */
   readonly #keeper: LeaseKeeper;
+  /**
+   * With the built-in PostgreSQL claims: episodes started here hold their lease in their row
+   * (SPEC section 4), kept by a keeper of their own (renewEpisodeLeases, one statement per tick).
+   * Undefined when every run holds a claim row (custom adapters, `postgres-claim-rows`).
+   */
+  readonly #inRow: { claims: EpisodeLeaseClaims; keeper: LeaseKeeper } | undefined;
   /** Puts episodes started ahead that get no slot back to pending. */
   readonly #unstarts: StartedAheadUnstarts;
   /** Hands running episodes back to pending when the node stops before they finish. */
@@ -115,11 +129,26 @@ export class LocalRunner {
       signal: options.hardStop,
       logger: options.logger,
     });
+    const { claims } = options;
+    if (claims.usesSqlFence === true && claims.off !== true && claims.episodeLeasesInRow === true) {
+      const rowClaims = new EpisodeLeaseClaims(options.db, options.telemetry);
+      this.#inRow = {
+        claims: rowClaims,
+        keeper: new LeaseKeeper({
+          claims: rowClaims,
+          owner: options.nodeIdentity,
+          leaseSeconds: options.leaseSeconds,
+          signal: options.hardStop,
+          logger: options.logger,
+        }),
+      };
+    }
     this.#writes = new BatchedEpisodeWrites({
       db: options.db,
       nodeIdentity: options.nodeIdentity,
       leaseSeconds: options.leaseSeconds,
       telemetry: options.telemetry,
+      inRow: this.#inRow !== undefined,
     });
     this.#unstarts = new StartedAheadUnstarts(options);
     this.#handBacks = new RunningHandBacks(options);
@@ -143,11 +172,19 @@ export class LocalRunner {
     }
   }
 
+  /** True when episodes started here hold their lease in their row (see #inRow). */
+  get leasesInRow(): boolean {
+    return this.#inRow !== undefined;
+  }
+
   async #run(episode: Episode, runOptions: TracedRun): Promise<EpisodeRunResult> {
     const { claims, nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
     const dedupeKey = claimKeyOf(episode);
     // Started before the first acquire is sent: never later than the database's own lease start.
-    const lease = new LeaseReckoning(leaseSeconds * 1000);
+    const lease = new LeaseReckoning(
+      leaseSeconds * 1000,
+      runOptions.started?.leaseStartedAt ?? performance.now(),
+    );
     const claim: RunWithClaimOptions = {
       claims,
       dedupeKey,
@@ -159,6 +196,10 @@ export class LocalRunner {
       lease,
     };
     try {
+      if (runOptions.started !== undefined) {
+        const { fence, leaseStartedAt } = runOptions.started;
+        return await this.#runInRow(episode, fence, leaseStartedAt, lease, runOptions);
+      }
       if (claims.usesSqlFence === true) {
         const started = await this.#startBatched(episode, claim, lease, runOptions);
         if (started !== undefined) return started;
@@ -201,7 +242,7 @@ export class LocalRunner {
       case "contended":
         return undefined;
       case "not_pending":
-        if (start.claimAttempt !== null) {
+        if ("claimAttempt" in start && start.claimAttempt !== null) {
           await claim.claims.complete({
             dedupeKey: claim.dedupeKey,
             owner: claim.owner,
@@ -210,6 +251,9 @@ export class LocalRunner {
         }
         return { kind: "not_pending" };
       case "started": {
+        if ("fence" in start) {
+          return this.#runInRow(start.episode, start.fence, leaseStartedAt, lease, runOptions);
+        }
         const fence = { dedupeKey: claim.dedupeKey, owner: claim.owner, attempt: start.attempt };
         const acquired = { attempt: start.attempt, stolen: false, fence, leaseStartedAt };
         const outcome = await runWithAcquiredClaim(claim, acquired, (claimed) =>
@@ -218,6 +262,43 @@ export class LocalRunner {
         return outcome.value;
       }
     }
+  }
+
+  /**
+   * An episode started here under its own lease (SPEC section 4): the same claim life cycle, on
+   * its row. The node's in-row keeper renews it, `holds` tests the row, and the run's release
+   * (an end, a hand-back, an unstart, or `fail` when it is left running) clears `lease_until`.
+   */
+  async #runInRow(
+    episode: Episode,
+    fence: ClaimFence,
+    leaseStartedAt: number,
+    lease: LeaseReckoning,
+    runOptions: TracedRun,
+  ): Promise<EpisodeRunResult> {
+    const inRow = this.#inRow;
+    if (inRow === undefined || fence.episodeId !== episode.id) {
+      throw new Error(
+        `episode ${episode.id} was started in its row on a node without in-row leases`,
+      );
+    }
+    const { nodeIdentity, leaseSeconds, logger, hardStop } = this.options;
+    const claim: RunWithClaimOptions = {
+      claims: inRow.claims,
+      // EpisodeLeaseClaims is keyed by episode id.
+      dedupeKey: episode.id,
+      owner: nodeIdentity,
+      leaseSeconds,
+      signal: hardStop,
+      logger,
+      keeper: inRow.keeper,
+      lease,
+    };
+    const acquired = { attempt: fence.attempt, stolen: false, fence, leaseStartedAt };
+    const outcome = await runWithAcquiredClaim(claim, acquired, (claimed) =>
+      this.#runStarted(episode, claimed, lease, runOptions),
+    );
+    return outcome.value;
   }
 
   async #runClaimed(

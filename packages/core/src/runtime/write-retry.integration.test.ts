@@ -94,9 +94,10 @@ describe("LocalRunner writes and transient database errors", () => {
       const worker = cutAfterCommit(workerPool("retry-ambiguous"), db.pool, (text) => {
         const journal = text.includes("INSERT INTO cyclium_episode_steps");
         return (
-          once("start", text.includes("INSERT INTO cyclium_work_claims AS c")) ||
+          // Both start statements (claim row or the episode's own lease) read this input.
+          once("start", text.includes("AS t(episode_id, claim_key, resend, run_traceparent)")) ||
           once("step", journal && text.includes("usage AS")) ||
-          once("end", journal && text.includes("SET state = 'done'"))
+          once("end", journal && text.includes("ended AS ("))
         );
       });
       const rig = createWriteRetryRig({ worker, harness: db.pool, leaseSeconds: 6, bus });

@@ -16,6 +16,7 @@ export {
   type PollerModes,
   type TriggerRequestPollerOptions,
 } from "./trigger-request-poller";
+export { dispatchStartedEpisodes, type StartedEpisodeLease } from "./dispatch-started-episodes";
 export { NotifyCoalescer, type NotifyCoalescerOptions } from "./notify-coalescer";
 export {
   claimTriggerRequests,

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { PgListener } from "../bus/index";
 import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
@@ -7,11 +8,13 @@ import type { Logger, Telemetry } from "../telemetry/index";
 import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
 import { DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
+import { dispatchStartedEpisodes, type StartedEpisodeLease } from "./dispatch-started-episodes";
 import { DueTimer } from "./due-timer";
 import { nextDueTriggerRequest } from "./next-due-trigger-request";
 import { releaseTriggerRequests } from "./release-trigger-requests";
 import { runRequestMaintenance } from "./request-maintenance";
 import { RequestSettler } from "./request-settler";
+import { startRequestedEpisodes } from "./start-requested-episodes";
 import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
 import {
   TRIGGER_REQUESTS_CHANNEL,
@@ -65,7 +68,7 @@ export interface PollerHost {
    */
   dispatch(
     episode: Episode,
-    opts: TTriggerRequestOpts & { triggerRequestId: string },
+    opts: TTriggerRequestOpts & { triggerRequestId: string; started?: StartedEpisodeLease },
   ): DispatchResult;
   onSlotFreed(listener: (actorId: string) => void): () => void;
 }
@@ -96,6 +99,13 @@ export interface TriggerRequestPollerOptions {
   maintenanceIntervalMs?: number;
   /** A due request's claim priority rises one level per this many ms waited. Default 30 s. */
   priorityAgeingMs?: number;
+  /**
+   * Set with the built-in PostgreSQL claims (`episodeLeasesInRow`): a poll starts the episodes of
+   * the requests it picks in one statement, each under its own lease of this many seconds, and
+   * completes the requests in it (startRequestedEpisodes, SPEC section 4). Unset: requests are
+   * claimed, and completed with their episode's end (a claim row per run).
+   */
+  inRowLeaseSeconds?: number;
   /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
   onEpisodesExpired?: (episodes: Episode[]) => void;
   logger: Logger;
@@ -296,18 +306,14 @@ export class TriggerRequestPoller {
       .map((actorId) => ({ actorId, limit: host.freeCapacity(actorId) }))
       .filter((entry) => entry.limit > 0);
     if (limits.length === 0) return 0;
+    if (this.#o.inRowLeaseSeconds !== undefined) {
+      return this.#startAndDispatch(limits, this.#o.inRowLeaseSeconds);
+    }
     const claimed = await claimTriggerRequests(
       { node: nodeIdentity, limits, sourceStack, sourceEnv },
       db,
     );
-    const perActor = new Map<string, number>();
-    for (const request of claimed) {
-      perActor.set(request.episode.actorId, (perActor.get(request.episode.actorId) ?? 0) + 1);
-    }
-    for (const { actorId, limit } of limits) {
-      if ((perActor.get(actorId) ?? 0) >= limit) this.#backlogged.add(actorId);
-      else this.#backlogged.delete(actorId);
-    }
+    this.#noteBacklog(limits, claimed);
     const released: string[] = [];
     for (const request of claimed) {
       if (!this.#dispatch(request)) released.push(request.id);
@@ -316,6 +322,54 @@ export class TriggerRequestPoller {
     if (released.length > 0)
       await releaseTriggerRequests({ ids: released, node: nodeIdentity }, db);
     return claimed.length;
+  }
+
+  /** Actors whose last poll used all their free slots: a freed slot polls again for them. */
+  #noteBacklog(
+    limits: readonly { actorId: string; limit: number }[],
+    taken: readonly { episode: Episode }[],
+  ): void {
+    const perActor = new Map<string, number>();
+    for (const { episode } of taken) {
+      perActor.set(episode.actorId, (perActor.get(episode.actorId) ?? 0) + 1);
+    }
+    for (const { actorId, limit } of limits) {
+      if ((perActor.get(actorId) ?? 0) >= limit) this.#backlogged.add(actorId);
+      else this.#backlogged.delete(actorId);
+    }
+  }
+
+  /**
+   * The episode's own lease (SPEC section 4): one statement starts the picked requests' episodes
+   * here and completes the requests; the started episodes go to the host to run.
+   */
+  async #startAndDispatch(
+    limits: { actorId: string; limit: number }[],
+    leaseSeconds: number,
+  ): Promise<number> {
+    const { db, host, nodeIdentity, sourceStack, sourceEnv, logger, telemetry } = this.#o;
+    const leaseStartedAt = performance.now();
+    const started = await startRequestedEpisodes(
+      { node: nodeIdentity, limits, sourceStack, sourceEnv, leaseSeconds },
+      db,
+    );
+    this.#noteBacklog(limits, started);
+    const runs = await dispatchStartedEpisodes({
+      db,
+      host,
+      nodeIdentity,
+      started,
+      leaseStartedAt,
+      logger,
+      telemetry,
+    });
+    for (const run of runs) {
+      const settle: Promise<void> = run.then(() => {
+        this.#inFlight.delete(settle);
+      });
+      this.#inFlight.add(settle);
+    }
+    return started.length;
   }
 
   /** Hands one claimed request to the host; false when it must go back to pending. */

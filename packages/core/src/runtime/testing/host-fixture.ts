@@ -40,6 +40,12 @@ export function createHostFixture(pool: () => pg.Pool) {
       bus?: Bus;
       telemetry?: Telemetry;
       requestPrefetch?: number;
+      /**
+       * Default `claim_rows`: the host suites pin the claim-row path (custom adapters,
+       * `postgres-claim-rows`, an old node's claim rows); episode-lease-runtime.integration.test.ts
+       * runs the episode's own lease (`in_row`, the built-in default).
+       */
+      episodeLeases?: "in_row" | "claim_rows";
     } = {},
   ) {
     const db = pool();
@@ -54,7 +60,11 @@ export function createHostFixture(pool: () => pg.Pool) {
       db,
       registry,
       modes,
-      claims: new PostgresWorkClaims({ db, telemetry }),
+      claims: new PostgresWorkClaims({
+        db,
+        telemetry,
+        episodeLeases: options.episodeLeases ?? "claim_rows",
+      }),
       leaseSeconds: options.leaseSeconds ?? 30,
       ...(options.bus === undefined ? {} : { bus: options.bus }),
       ...(options.requestPrefetch === undefined

@@ -99,8 +99,9 @@ export interface EpisodeOutcomeRow {
 export async function loadOutcomes(db: Queryable, ids: string[]): Promise<EpisodeOutcomeRow[]> {
   const { rows } = await db.query<EpisodeOutcomeRow>(
     `SELECT e.id, e.status, e.executed_by, e.turns_used,
-            (SELECT max(c.attempt) FROM cyclium_work_claims c WHERE c.dedupe_key = e.dedupe_key)
-              AS claim_attempt,
+            -- The claim row's attempt, or the episode's own lease's (no claim row then).
+            COALESCE((SELECT max(c.attempt) FROM cyclium_work_claims c
+                       WHERE c.dedupe_key = e.dedupe_key), e.attempt) AS claim_attempt,
             (SELECT count(*)::int FROM cyclium_episode_steps s WHERE s.episode_id = e.id) AS steps,
             (SELECT count(DISTINCT s.step_no)::int FROM cyclium_episode_steps s
               WHERE s.episode_id = e.id) AS distinct_steps,

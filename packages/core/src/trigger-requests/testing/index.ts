@@ -15,6 +15,8 @@ export async function startTestPoller(options: {
   modes: PollerModes & { nodeIdentity: string };
   /** The fallback poll; wake-ups come by NOTIFY. */
   intervalMs: number;
+  /** The episode's own lease: start in the poll (see TriggerRequestPollerOptions). */
+  inRowLeaseSeconds?: number;
 }): Promise<{ poller: TriggerRequestPoller; stop: () => Promise<void> }> {
   const listener = new PgListener({ connection: options.url });
   await listener.start();
@@ -29,6 +31,9 @@ export async function startTestPoller(options: {
     sourceEnv: null,
     logger: silentLogger,
     telemetry: new Telemetry(),
+    ...(options.inRowLeaseSeconds === undefined
+      ? {}
+      : { inRowLeaseSeconds: options.inRowLeaseSeconds }),
   });
   return {
     poller,
