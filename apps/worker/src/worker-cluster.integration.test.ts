@@ -82,6 +82,13 @@ async function waitAllCompleted(episodeIds: string[], timeout = 90_000) {
         [episodeIds],
       );
       expect(Number(rows[0]?.n)).toBe(episodeIds.length);
+      // A request is completed in the statement that starts its episode (SPEC section 4): wait
+      // for the episodes' ends too.
+      const ended = await db.pool.query<{ n: string }>(
+        "SELECT count(*) AS n FROM cyclium_episodes WHERE id = ANY($1::uuid[]) AND status NOT IN ('pending', 'running')",
+        [episodeIds],
+      );
+      expect(Number(ended.rows[0]?.n)).toBe(episodeIds.length);
     },
     { timeout, interval: 100 },
   );
@@ -110,8 +117,9 @@ describe("a cluster of three worker processes", () => {
     );
     expect(episodes.rows).toEqual([{ status: "completed", n: "500" }]);
 
-    // Exactly once: one run per episode (one claim attempt, one journal entry, written by the node
-    // that claimed the request), and the workers' own counters add up to 500, not more.
+    // Exactly once: one run per episode (one attempt of its own lease, one journal entry, written
+    // by the node that started it from its request), and the workers' own counters add up to 500,
+    // not more. No claim row: each run held its lease in its episode's row (SPEC section 4).
     const runs = await db.pool.query<{
       claimed_by: string;
       executed_by: string;
@@ -119,16 +127,20 @@ describe("a cluster of three worker processes", () => {
       nodes: string;
       attempt: number;
     }>(
-      `SELECT r.claimed_by, e.executed_by, c.attempt,
+      `SELECT r.claimed_by, e.executed_by, e.attempt,
               (SELECT count(*) FROM cyclium_episode_steps s WHERE s.episode_id = e.id) AS steps,
               (SELECT string_agg(DISTINCT s.node, ',') FROM cyclium_episode_steps s WHERE s.episode_id = e.id) AS nodes
          FROM cyclium_trigger_requests r
          JOIN cyclium_episodes e ON e.id = r.episode_id
-         JOIN cyclium_work_claims c ON c.dedupe_key = 'episode:' || e.id
         WHERE e.id = ANY($1::uuid[])`,
       [episodeIds],
     );
     expect(runs.rowCount).toBe(500);
+    const claimRows = await db.pool.query(
+      "SELECT 1 FROM cyclium_work_claims WHERE dedupe_key = ANY($1::text[])",
+      [episodeIds.map((id) => `episode:${id}`)],
+    );
+    expect(claimRows.rowCount).toBe(0);
     for (const run of runs.rows) {
       expect(run).toMatchObject({
         steps: "1",
