@@ -87,7 +87,11 @@ SELECT
   (SELECT count(*) FROM cyclium_episodes WHERE attempt <> 1)::int AS attempts_past_first,
   (SELECT count(*) FROM cyclium_episode_steps)::int AS steps,
   (SELECT count(DISTINCT episode_id) FROM cyclium_episode_steps)::int AS episodes_with_steps,
-  (SELECT count(*) FROM cyclium_work_claims WHERE state = 'done' AND attempt = 1)::int AS claims_done_once,
+  (SELECT count(*) FROM cyclium_episodes e
+    WHERE e.status = 'completed' AND e.attempt = 1 AND e.lease_until IS NULL
+      AND NOT EXISTS (SELECT 1 FROM cyclium_work_claims w
+                       WHERE w.dedupe_key = 'episode:' || e.id::text
+                         AND (w.state <> 'done' OR w.attempt <> 1)))::int AS claims_done_once,
   (SELECT count(*) FROM cyclium_trigger_requests)::int AS trigger_requests`;
 
 export async function runBurst(context: BurstContext): Promise<BurstResult> {

@@ -15,8 +15,11 @@ SELECT
   (SELECT count(DISTINCT input->>'n') FROM mine WHERE status = 'completed')::int AS items_completed,
   (SELECT count(*) FROM mine)::int AS episodes,
   (SELECT count(*) FROM cyclium_episode_steps s JOIN mine ON mine.id = s.episode_id)::int AS steps,
-  (SELECT count(*) FROM cyclium_work_claims w JOIN mine ON w.dedupe_key = 'episode:' || mine.id
-    WHERE w.state = 'done' AND w.attempt = 1)::int AS claims_done_once`;
+  (SELECT count(*) FROM cyclium_episodes e JOIN mine ON mine.id = e.id
+    WHERE e.status = 'completed' AND e.attempt = 1 AND e.lease_until IS NULL
+      AND NOT EXISTS (SELECT 1 FROM cyclium_work_claims w
+                       WHERE w.dedupe_key = 'episode:' || e.id::text
+                         AND (w.state <> 'done' OR w.attempt <> 1)))::int AS claims_done_once`;
 
 export const historyCycliumSystem: BenchSystem = {
   ...cycliumSystem,

@@ -25,7 +25,12 @@ INSERT INTO cyclium_trigger_requests
   (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts)
 SELECT id, $3, $4, $5, NULL, NULL, 'pending', '{}' FROM episodes ORDER BY n`;
 
-/** One row of the exactly-once check; each count must equal the item count. */
+/**
+ * One row of the exactly-once check; each count must equal the item count. `claims_done_once`:
+ * episodes completed at attempt 1 whose run's lease was released, held in the episode's row
+ * (lease_until NULL, no claim row) or in a claim row `done` at attempt 1 (`postgres-claim-rows`,
+ * and a `--baseline` before the episode's own lease).
+ */
 const CHECK_SQL = `
 SELECT
   (SELECT count(*) FROM cyclium_trigger_requests WHERE status = 'completed')::int AS requests_completed,
@@ -33,7 +38,11 @@ SELECT
   (SELECT count(DISTINCT input->>'n') FROM cyclium_episodes WHERE status = 'completed')::int AS items_completed,
   (SELECT count(*) FROM cyclium_episodes)::int AS episodes,
   (SELECT count(*) FROM cyclium_episode_steps)::int AS steps,
-  (SELECT count(*) FROM cyclium_work_claims WHERE state = 'done' AND attempt = 1)::int AS claims_done_once`;
+  (SELECT count(*) FROM cyclium_episodes e
+    WHERE e.status = 'completed' AND e.attempt = 1 AND e.lease_until IS NULL
+      AND NOT EXISTS (SELECT 1 FROM cyclium_work_claims w
+                       WHERE w.dedupe_key = 'episode:' || e.id::text
+                         AND (w.state <> 'done' OR w.attempt <> 1)))::int AS claims_done_once`;
 
 interface CheckRow {
   requests_completed: number;
