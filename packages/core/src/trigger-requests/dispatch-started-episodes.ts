@@ -26,6 +26,8 @@ export interface DispatchStartedEpisodesOptions {
   nodeIdentity: string;
   started: readonly StartedRequestedEpisode[];
   leaseStartedAt: number;
+  /** How long the start statement took (the leases' `cyclium.work_claims.acquired`). */
+  startDurationMs: number;
   logger: Logger;
   telemetry: Telemetry;
 }
@@ -47,6 +49,12 @@ export async function dispatchStartedEpisodes(
   const refused: StartedRequestedEpisode[] = [];
   for (const started of options.started) {
     const { episode, requestId } = started;
+    // The same event a claim row's acquire emits: the lease is taken, in the episode's row.
+    telemetry.emit(
+      "cyclium.work_claims.acquired",
+      { count: 1, duration_ms: options.startDurationMs },
+      { dedupe_key: started.fence.dedupeKey, owner_node: nodeIdentity, attempt: episode.attempt },
+    );
     const dispatched = host.dispatch(episode, {
       ...started.opts,
       triggerRequestId: requestId,

@@ -353,8 +353,10 @@ export class TriggerRequestPoller {
       { node: nodeIdentity, limits, sourceStack, sourceEnv, leaseSeconds },
       db,
     );
+    const startDurationMs = performance.now() - leaseStartedAt;
     this.#noteBacklog(limits, started);
     const runs = await dispatchStartedEpisodes({
+      startDurationMs,
       db,
       host,
       nodeIdentity,
