@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { done, type Strategy } from "../actors/index";
+import { defineActor, done, type Strategy } from "../actors/index";
 import { stealEpisodeLeases } from "../episodes/lease/index";
 import type { ModeController } from "../modes/index";
 import { startTestPoller } from "../trigger-requests/testing/index";
@@ -212,5 +212,95 @@ describe("the runtime on the episode's own lease", () => {
     if (first === undefined) throw new Error("one ran");
     expect((await settled(first)).status).toBe("completed");
     expect(await count("SELECT count(*)::int AS n FROM cyclium_work_claims")).toBe(0);
+  });
+
+  it("retries a failed attempt as a new request, started in-row again, until it completes", async () => {
+    const attempts: number[] = [];
+    const flaky: Strategy<unknown, Record<string, never>> = {
+      init: () => ({}),
+      step: (_state, ctx) => {
+        attempts.push(ctx.episode.attempt);
+        if (ctx.episode.attempt < 3) throw new Error(`attempt ${ctx.episode.attempt} fails`);
+        return Promise.resolve(done({ ok: true }));
+      },
+    };
+    const retrying = defineActor({
+      identifier: "flaky",
+      expectations: [
+        {
+          id: "run",
+          strategy: flaky,
+          trigger: { manual: true },
+          retry: { maxAttempts: 3, backoff: { initialMs: 50, maxMs: 100 } },
+        },
+      ],
+    });
+    const { host, modes, nodeIdentity } = startHost([retrying], inRow);
+    const [id] = await seedRequested("flaky", 1);
+    if (id === undefined) throw new Error("seeded one");
+    await startPoller(host, modes);
+    expect(await settled(id)).toMatchObject({ status: "completed", executed_by: nodeIdentity });
+    expect(attempts).toEqual([1, 2, 3]);
+    const failed = await db.pool.query<{ attempt: number }>(
+      "SELECT attempt FROM cyclium_episode_attempts WHERE episode_id = $1 ORDER BY attempt",
+      [id],
+    );
+    expect(failed.rows.map((row) => row.attempt)).toEqual([1, 2]);
+    // One request per attempt (the retries' written by the end statement at run_at), each
+    // completed by the start of its attempt; no lease left, no claim row.
+    const requests = await db.pool.query<{ status: string }>(
+      "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id",
+      [id],
+    );
+    expect(requests.rows.map((row) => row.status)).toEqual(["completed", "completed", "completed"]);
+    expect(await episode(id)).toMatchObject({ attempt: 3 });
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM cyclium_episodes WHERE id = $1 AND lease_until IS NOT NULL",
+        [id],
+      ),
+    ).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM cyclium_work_claims")).toBe(0);
+  });
+
+  it("a stop hands a running episode back: pending at attempt + 1, its lease cleared", async () => {
+    const rec = recordingStrategy();
+    rec.hold();
+    const restartable = defineActor({
+      identifier: "handed",
+      expectations: [
+        {
+          id: "run",
+          strategy: rec.strategy,
+          trigger: { manual: true },
+          recoveryPolicy: "restart",
+          budget: { maxTurns: 1_000_000 },
+        },
+      ],
+    });
+    const { host, modes, nodeIdentity } = startHost([restartable], inRow);
+    const [id] = await seedRequested("handed", 1);
+    if (id === undefined) throw new Error("seeded one");
+    await startPoller(host, modes);
+    await vi.waitFor(() => expect(rec.runs).toEqual([id]), { timeout: 10_000 });
+    // No grace: the step is aborted by the node's stop and the episode handed back.
+    await host.stop({ graceMs: 0 });
+    expect(await episode(id)).toMatchObject({
+      status: "pending",
+      attempt: 2,
+      executed_by: null,
+      recovery_history: [expect.objectContaining({ node: nodeIdentity, outcome: "handed_back" })],
+    });
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM cyclium_episodes WHERE id = $1 AND lease_until IS NOT NULL",
+        [id],
+      ),
+    ).toBe(0);
+    const requests = await db.pool.query<{ status: string }>(
+      "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id",
+      [id],
+    );
+    expect(requests.rows.map((row) => row.status)).toEqual(["completed", "pending"]);
   });
 });
