@@ -5,8 +5,10 @@ import { listEpisodeOutputs, writeOutput, type WriteOutputResult } from "../outp
 import { useHostSuite } from "./testing/host-suite";
 
 // Issue 20, the output router: ctx.output writes once per key, fenced by the claim's attempt.
-const { db, startHost, actor, settled, fired } = useHostSuite();
+const { db, startHost: startSuiteHost, actor, settled, fired } = useHostSuite();
 const results = new Map<string, Record<string, WriteOutputResult>>();
+/** Where the run holds its lease: a claim row, or the episode's own row (the default). */
+let model: "claim_rows" | "in_row" = "claim_rows";
 
 /** Writes `report:{id}` and a derived output; with `{ steal: true }` a thief takes the claim. */
 const writing: Strategy<unknown, { steal: boolean }> = {
@@ -19,9 +21,13 @@ const writing: Strategy<unknown, { steal: boolean }> = {
     if (state.steal) {
       const claimKey = claimKeyOf(ctx.episode);
       await ctx.db.query(
-        `UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1
-          WHERE dedupe_key = $1`,
-        [claimKey],
+        model === "claim_rows"
+          ? `UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1
+              WHERE dedupe_key = $1`
+          : // As stealEpisodeLeases leaves the row.
+            `UPDATE cyclium_episodes SET executed_by = 'thief', attempt = attempt + 1
+              WHERE id = $1`,
+        [model === "claim_rows" ? claimKey : ctx.episode.id],
       );
       seen.stale = await ctx.output(key, { by: "zombie" });
       // The re-run after the steal: attempt 2 (the thief's) writes the same key.
@@ -31,7 +37,12 @@ const writing: Strategy<unknown, { steal: boolean }> = {
           episode: ctx.episode,
           attempt: 2,
           value: { by: "attempt 2" },
-          fence: { dedupeKey: claimKey, owner: "thief", attempt: 2 },
+          fence: {
+            dedupeKey: claimKey,
+            owner: "thief",
+            attempt: 2,
+            ...(model === "in_row" ? { episodeId: ctx.episode.id } : {}),
+          },
         },
         ctx.db,
       );
@@ -44,7 +55,12 @@ const writing: Strategy<unknown, { steal: boolean }> = {
   },
 };
 
-describe("ctx.output", () => {
+describe.each(["claim_rows", "in_row"] as const)("ctx.output (%s)", (leases) => {
+  const startHost = (actors: Parameters<typeof startSuiteHost>[0]) => {
+    model = leases;
+    return startSuiteHost(actors, { episodeLeases: leases });
+  };
+
   it("writes once per key: a second write of the key finds the first", async () => {
     const { host } = startHost([actor("writer", writing)]);
     const id = await fired(host, "writer", {});
