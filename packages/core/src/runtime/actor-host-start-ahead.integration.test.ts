@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { PostgresWorkClaims } from "../claims/index";
 import { sweepOrphanedEpisodes } from "../recovery/index";
@@ -8,7 +8,12 @@ import type { ActorHost } from "./actor-host";
 import type { ModeController } from "../modes/index";
 import { useHostSuite } from "./testing/host-suite";
 
-const { db, startHost, actor, episode, fired, settled } = useHostSuite();
+const { db, startHost: startSuiteHost, actor, episode, fired, settled } = useHostSuite();
+
+/** Where runs hold their leases in the current case: claim rows, or the episode's own row. */
+let model: "claim_rows" | "in_row" = "claim_rows";
+const startHost = (actors: Parameters<typeof startSuiteHost>[0]) =>
+  startSuiteHost(actors, { episodeLeases: model });
 
 // Registered after the suite's: runs before the hosts are stopped.
 const pollers: (() => Promise<void>)[] = [];
@@ -25,6 +30,8 @@ async function startPoller(host: ActorHost, modes: ModeController): Promise<void
     host,
     modes,
     intervalMs: 250,
+    // As createCycliumNode starts it beside an in-row runner.
+    ...(model === "in_row" ? { inRowLeaseSeconds: 30 } : {}),
   });
   pollers.push(stop);
 }
@@ -50,7 +57,7 @@ async function expectNeverStarted(id: string): Promise<void> {
     recovery_history: [],
   });
   // Released, not failed: the next acquire anywhere is a take-over, not a steal.
-  expect(await claimState(id)).toBe("done");
+  await expectReleased(id);
   expect(await requestsOf(id)).toEqual(["pending"]);
 }
 
@@ -68,6 +75,30 @@ function recordingStrategy() {
     },
   };
   return { runs, strategy, release: () => release() };
+}
+
+/** The run's lease was let go: its claim row `state`, or (in-row) no lease and no claim row. */
+async function expectReleased(id: string, state: "done" | "failed" = "done"): Promise<void> {
+  if (model === "claim_rows") {
+    expect(await claimState(id)).toBe(state);
+    return;
+  }
+  expect(await claimState(id)).toBeUndefined();
+  expect(await leased(id)).toBe(false);
+}
+
+/** Never started here: no claim row, no lease. */
+async function expectNeverLeased(id: string): Promise<void> {
+  expect(await claimState(id)).toBeUndefined();
+  expect(await leased(id)).toBe(false);
+}
+
+async function leased(id: string): Promise<boolean> {
+  const { rows } = await db.pool.query<{ leased: boolean }>(
+    "SELECT lease_until IS NOT NULL AS leased FROM cyclium_episodes WHERE id = $1",
+    [id],
+  );
+  return rows[0]?.leased === true;
 }
 
 async function claimState(id: string): Promise<string | undefined> {
@@ -108,7 +139,11 @@ async function hostWithEpisodesStartedAhead() {
 
 const runsOf = (runs: string[], id: string) => runs.filter((run) => run === id).length;
 
-describe("starting ahead of a free slot", () => {
+describe.each(["claim_rows", "in_row"] as const)("starting ahead of a free slot (%s)", (leases) => {
+  beforeEach(() => {
+    model = leases;
+  });
+
   it("a graceful stop runs the started-ahead episodes as slots free and hands the rest back", async () => {
     const { rec, host, held, queued } = await hostWithEpisodesStartedAhead();
 
@@ -124,13 +159,13 @@ describe("starting ahead of a free slot", () => {
     expect(ahead.length).toBeLessThanOrEqual(2);
     for (const id of [...held, ...ahead]) {
       expect((await episode(id)).status).toBe("completed");
-      expect(await claimState(id)).toBe("done");
+      await expectReleased(id);
       expect(runsOf(rec.runs, id)).toBe(1);
     }
     // The never-started ones are pending again, for another node; none ran here.
     for (const id of queued.filter((id) => !ahead.includes(id))) {
       expect(runsOf(rec.runs, id)).toBe(0);
-      expect(await claimState(id)).toBeUndefined();
+      await expectNeverLeased(id);
     }
   });
 
@@ -176,9 +211,11 @@ describe("starting ahead of a free slot", () => {
     if (stolen === undefined) throw new Error("none started ahead");
     // Another node took the claim over (as recovery's steal does: attempt + 1).
     await db.pool.query(
-      `UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1
-        WHERE dedupe_key = $1`,
-      [`episode:${stolen}`],
+      model === "claim_rows"
+        ? `UPDATE cyclium_work_claims SET owner_node = 'thief', attempt = attempt + 1
+            WHERE dedupe_key = 'episode:' || $1`
+        : "UPDATE cyclium_episodes SET executed_by = 'thief', attempt = attempt + 1 WHERE id = $1",
+      [stolen],
     );
     const before = await episode(stolen);
 
@@ -198,7 +235,9 @@ describe("starting ahead of a free slot", () => {
       "SELECT state, owner_node FROM cyclium_work_claims WHERE dedupe_key = $1",
       [`episode:${stolen}`],
     );
-    expect(rows).toEqual([{ state: "claimed", owner_node: "thief" }]);
+    if (model === "claim_rows") expect(rows).toEqual([{ state: "claimed", owner_node: "thief" }]);
+    else
+      expect({ claims: rows, leased: await leased(stolen) }).toEqual({ claims: [], leased: true });
   });
 
   it("a stop that aborts puts them back to pending, and leaves the running ones to recovery", async () => {
@@ -211,7 +250,7 @@ describe("starting ahead of a free slot", () => {
     // the never-started ones, which are handed over.
     await host.stop({ graceMs: 0 });
     rec.release();
-    for (const id of held) expect(await claimState(id)).toBe("failed");
+    for (const id of held) await expectReleased(id, "failed");
     for (const id of ahead) {
       // The stop waits a few seconds for aborted runs to settle; on a loaded machine, wait on.
       await vi.waitFor(async () => expect((await episode(id)).status).toBe("pending"), {
