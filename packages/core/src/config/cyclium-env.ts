@@ -47,7 +47,8 @@ export const ZCycliumEnv = z.object({
   CYCLIUM_STACK_SLUG: ZEnvText.optional(),
   CYCLIUM_ENV: ZEnvText.optional(),
   /**
-   * `postgres`, `memory` (one process only), `off` (or `none`), or the path or package name of a
+   * `postgres`, `postgres-claim-rows` (a claim row per episode run, as before the episode's own
+   * lease), `memory` (one process only), `off` (or `none`), or the path or package name of a
    * claim adapter module (docs/work-claims.md), loaded and checked when the node starts.
    */
   CYCLIUM_WORK_CLAIMS: z.string().trim().min(1).max(1024).default("postgres"),
