@@ -1,11 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { MemoryBus, type BusEvent } from "../bus/index";
 import { useHostSuite } from "./testing/host-suite";
 
-const { db, startHost, actor, episode, fired, settled } = useHostSuite();
+const { db, startHost: startSuiteHost, actor, episode, fired, settled } = useHostSuite();
+
+/** Where runs hold their leases in the current case: claim rows, or the episode's own row. */
+let model: "claim_rows" | "in_row" = "claim_rows";
+const startHost = (
+  actors: Parameters<typeof startSuiteHost>[0],
+  options: Parameters<typeof startSuiteHost>[1] = {},
+) => startSuiteHost(actors, { ...options, episodeLeases: model });
 
 /** A one-step strategy that counts how many of its runs overlap, each waiting `input.ms`. */
 function overlapCounter() {
@@ -47,15 +54,19 @@ function gatedStrategy() {
 }
 
 /**
- * Holds an episode's end statement: its claim row locked FOR UPDATE in an open transaction (the
- * end reads the claim FOR SHARE, so it waits for this transaction).
+ * Holds an episode's end statement: its claim row (in-row: its episode row) locked FOR UPDATE in
+ * an open transaction (the end reads its fence FOR SHARE, so it waits for this transaction).
  */
 async function holdEnd(id: string): Promise<{ release: () => Promise<void> }> {
   const client: pg.PoolClient = await db.pool.connect();
   await client.query("BEGIN");
-  await client.query("SELECT 1 FROM cyclium_work_claims WHERE dedupe_key = $1 FOR UPDATE", [
-    `episode:${id}`,
-  ]);
+  // In-row, the end reads the episode row FOR SHARE (its own lease) instead.
+  await client.query(
+    model === "claim_rows"
+      ? "SELECT 1 FROM cyclium_work_claims WHERE dedupe_key = 'episode:' || $1 FOR UPDATE"
+      : "SELECT 1 FROM cyclium_episodes WHERE id = $1 FOR UPDATE",
+    [id],
+  );
   return {
     release: async () => {
       await client.query("ROLLBACK");
@@ -84,7 +95,11 @@ function completedIds(events: BusEvent[]): string[] {
     .map((event) => (event.payload as { episodeId: string }).episodeId);
 }
 
-describe("pipelined ends", () => {
+describe.each(["claim_rows", "in_row"] as const)("pipelined ends (%s)", (leases) => {
+  beforeEach(() => {
+    model = leases;
+  });
+
   it("never runs more than maxConcurrentEpisodes strategies of an actor at once", async () => {
     const { seen, strategy } = overlapCounter();
     const { host } = startHost([actor("bounded", strategy, { maxConcurrentEpisodes: 3 })]);
@@ -189,6 +204,9 @@ describe("pipelined ends", () => {
       "SELECT state FROM cyclium_work_claims WHERE dedupe_key = $1",
       [`episode:${a}`],
     );
-    expect(claim.rows[0]?.state).toBe("done");
+    // Released with the end: the claim row done, or the row's lease cleared and no claim row.
+    if (model === "claim_rows") expect(claim.rows[0]?.state).toBe("done");
+    else expect(claim.rows).toEqual([]);
+    expect((await episode(a)).status).toBe("completed");
   });
 });
