@@ -37,7 +37,11 @@ function countingPool(pool: pg.Pool): Queryable & Connectable & { statements: st
   } as Queryable & Connectable & { statements: string[] };
 }
 
-function runner(db: Queryable & Connectable, bus: MemoryBus) {
+function runner(
+  db: Queryable & Connectable,
+  bus: MemoryBus,
+  episodeLeases: "claim_rows" | "in_row" = "claim_rows",
+) {
   const telemetry = new Telemetry();
   const actor = defineActor({
     identifier: "a",
@@ -46,7 +50,7 @@ function runner(db: Queryable & Connectable, bus: MemoryBus) {
   });
   return new LocalRunner({
     db,
-    claims: new PostgresWorkClaims({ db, telemetry, episodeLeases: "claim_rows" }),
+    claims: new PostgresWorkClaims({ db, telemetry, episodeLeases }),
     leaseSeconds: 30,
     nodeIdentity: node,
     registry: new ActorRegistry({
@@ -169,5 +173,62 @@ describe("LocalRunner with postgres claims", () => {
     } finally {
       await fixture.stopAll();
     }
+  });
+});
+
+describe("LocalRunner on the episodes' own leases", () => {
+  it("starts and ends episodes run together in shared statements, with no claim row", async () => {
+    const pool = countingPool(db.pool);
+    const local = runner(pool, new MemoryBus(), "in_row");
+    const work = await Promise.all(Array.from({ length: 20 }, () => dispatched()));
+
+    const results = await Promise.all(
+      work.map(({ episode, requestId }) => local.run(episode, { triggerRequestId: requestId })),
+    );
+
+    expect(results.map((r) => r.kind)).toEqual(work.map(() => "completed"));
+    expect(pool.statements.length).toBeLessThanOrEqual(4);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM cyclium_episodes e
+         JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+        WHERE e.status = 'completed' AND e.executed_by = $1 AND e.turns_used = 1
+          AND e.attempt = 1 AND e.lease_until IS NULL AND r.status = 'completed'
+          AND (SELECT count(*) FROM cyclium_episode_steps s WHERE s.episode_id = e.id) = 1`,
+      [node],
+    );
+    expect(rows[0]?.n).toBe(20);
+    const claims = await db.pool.query("SELECT 1 FROM cyclium_work_claims");
+    expect(claims.rowCount).toBe(0);
+  });
+
+  it("takes the claim-row path for a key an old node holds: busy while live, stolen when lapsed", async () => {
+    const local = runner(db.pool, new MemoryBus(), "in_row");
+    const live = await dispatched();
+    const lapsed = await dispatched();
+    await acquireClaim(
+      { dedupeKey: `episode:${live.episode.id}`, owner: "other", leaseSeconds: 60 },
+      db.pool,
+    );
+    await db.pool.query(
+      `INSERT INTO cyclium_work_claims (dedupe_key, state, owner_node, lease_until)
+       VALUES ($1, 'claimed', 'dead', now() - interval '1 minute')`,
+      [`episode:${lapsed.episode.id}`],
+    );
+    const [busy, stolen] = await Promise.all([
+      local.run(live.episode, { triggerRequestId: live.requestId }),
+      local.run(lapsed.episode, { triggerRequestId: lapsed.requestId }),
+    ]);
+    expect(busy).toEqual({ kind: "busy" });
+    expect(stolen).toMatchObject({ kind: "completed" });
+    const { rows } = await db.pool.query<{ attempt: number; steals: number; state: string }>(
+      "SELECT attempt, steals, state FROM cyclium_work_claims WHERE dedupe_key = $1",
+      [`episode:${lapsed.episode.id}`],
+    );
+    expect(rows[0]).toEqual({ attempt: 2, steals: 1, state: "done" });
+    const episode = await db.pool.query<{ leased: boolean; status: string }>(
+      "SELECT lease_until IS NOT NULL AS leased, status FROM cyclium_episodes WHERE id = $1",
+      [live.episode.id],
+    );
+    expect(episode.rows[0]).toEqual({ leased: false, status: "pending" });
   });
 });
