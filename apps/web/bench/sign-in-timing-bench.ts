@@ -8,7 +8,7 @@
  *   pnpm --filter @cyclium/web bench:sign-in      (BENCH_RUNS, default 50 per case)
  */
 import { performance } from "node:perf_hooks";
-import { ensureUser } from "@cyclium/core/users";
+import { ensureUser } from "@cyclium/core/console";
 import { createTestDatabase, prepareTestServer } from "@cyclium/db/testing";
 import { signIn } from "../src/server/auth/sign-in";
 import { readBenchEnv } from "./env";

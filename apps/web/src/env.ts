@@ -5,13 +5,12 @@
 import {
   describeEnvIssues,
   withoutEmptyValues,
-  ZCycliumEnv,
-  ZDatabaseUrl,
   ZEnvBoolean,
   ZEnvText,
   ZRetentionEnv,
   type TRetentionEnv,
-} from "@cyclium/core/config";
+} from "@cyclium/core/console";
+import { ZCycliumEnv, ZDatabaseUrl } from "@cyclium/core/worker";
 import { z } from "zod";
 import { parseTrustedProxies, type TTrustedProxies } from "./server/auth/client-address";
 

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { hostname, userInfo } from "node:os";
-import { insertAuditEntry } from "@cyclium/core/audit";
 import {
+  insertAuditEntry,
   insertUser,
   passwordProblem,
   USER_ROLES,
   ZUserEmail,
   type UserRole,
-} from "@cyclium/core/users";
+} from "@cyclium/core/console";
 import pg from "pg";
 import { UsageError } from "./env";
 import { withDatabase } from "./with-database";

@@ -1,4 +1,4 @@
-import { findUserCredentials, verifyPassword } from "@cyclium/core/users";
+import { findUserCredentials, verifyPassword } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -1,7 +1,6 @@
 // The accounts `pnpm start` prints so a first-time user can sign in to the demo's console.
-import { generateSecretToken } from "@cyclium/core/console-auth";
-import type { Queryable } from "@cyclium/core/db";
-import { ensureUser } from "@cyclium/core/users";
+import { generateSecretToken, ensureUser } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core";
 import pg from "pg";
 
 export const DEMO_OPERATOR_EMAIL = "operator@cyclium.local";

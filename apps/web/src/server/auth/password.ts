@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from "@cyclium/core/users";
+import { hashPassword, verifyPassword } from "@cyclium/core/console";
 
 // One way to hash for the console and the `cyclium` CLI: core's Argon2id.
 export { hashPassword, verifyPassword };

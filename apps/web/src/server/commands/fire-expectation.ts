@@ -1,7 +1,6 @@
-import type { Queryable } from "@cyclium/core/db";
-import { findLiveEpisodeId } from "@cyclium/core/episodes";
-import { validateExpectationInput } from "@cyclium/core/actors/input-schemas";
-import { CycliumError } from "@cyclium/core/errors";
+import type { Queryable } from "@cyclium/core";
+import { findLiveEpisodeId, validateExpectationInput } from "@cyclium/core/console";
+import { CycliumError } from "@cyclium/core";
 import { describeInputIssues } from "../errors/input-issues";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 

@@ -1,7 +1,11 @@
-import { PostgresWorkClaims } from "@cyclium/core/claims";
-import type { Queryable } from "@cyclium/core/db";
-import { runPruner, type RetentionPolicy, type RunPrunerResult } from "@cyclium/core/retention";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import {
+  PostgresWorkClaims,
+  runPruner,
+  type RetentionPolicy,
+  type RunPrunerResult,
+} from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core";
+import { silentLogger, Telemetry } from "@cyclium/core/worker";
 import type pg from "pg";
 
 /**

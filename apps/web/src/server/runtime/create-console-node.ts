@@ -1,10 +1,8 @@
-import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/claims";
-import type { Deployment } from "@cyclium/core/deployment";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { createRecovery } from "@cyclium/core/recovery";
-import type { Logger, Telemetry } from "@cyclium/core/telemetry";
-import { triggerExtension } from "@cyclium/core/triggers";
-import { workflowExtension } from "@cyclium/core/workflows";
+import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/console";
+import type { Deployment, Logger } from "@cyclium/core";
+import { createCycliumNode, type CycliumNode } from "@cyclium/core/worker";
+import { createRecovery, triggerExtension, workflowExtension } from "@cyclium/core/console";
+import type { Telemetry } from "@cyclium/core/worker";
 import type pg from "pg";
 import type { TConsoleRuntime } from "./console-runtime";
 

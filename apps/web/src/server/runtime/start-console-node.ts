@@ -1,7 +1,6 @@
-import { loadWorkClaims } from "@cyclium/core/claims";
-import { loadDeployment } from "@cyclium/core/deployment";
-import { isCycliumError } from "@cyclium/core/errors";
-import type { CycliumNode } from "@cyclium/core/nodes";
+import { loadWorkClaims } from "@cyclium/core/console";
+import { loadDeployment, isCycliumError } from "@cyclium/core";
+import type { CycliumNode } from "@cyclium/core/worker";
 import { pino } from "pino";
 import { getWebEnv } from "../../env";
 import { getPool } from "../db";

@@ -4,16 +4,16 @@
  * nested bodies, malformed and mis-typed cursors, unknown fields. Never a 5xx: always a readable
  * 4xx (or an answer), as issue 13 requires.
  */
+import { defineTrigger, defineWorkflow } from "@cyclium/core";
 import {
-  defineTrigger,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,
-} from "@cyclium/core/triggers";
-import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
+  WorkflowRegistry,
+  createApiToken,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "@cyclium/core/console-auth";
 import type { TPrincipal } from "../auth/principal";
 import { seedTestUsers, testContext, type TTestUsers } from "../auth/testing/auth-test-kit";
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";

@@ -4,8 +4,7 @@ import type { TNodeInfo } from "../../node-info";
 import type { TTrpcContext } from "../../trpc/init";
 import type { TPrincipal, TRole } from "../principal";
 import type { TRequestInfo } from "../request-info";
-import { listAuditEntries } from "@cyclium/core/audit";
-import { ensureUser } from "@cyclium/core/users";
+import { listAuditEntries, ensureUser } from "@cyclium/core/console";
 
 export const TEST_PASSWORD = "correct horse battery staple";
 

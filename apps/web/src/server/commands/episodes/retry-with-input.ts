@@ -1,7 +1,7 @@
-import type { ActorRegistry } from "@cyclium/core/actors";
-import { retryEpisodeWithInput } from "@cyclium/core/episodes/attempts";
-import type { Queryable } from "@cyclium/core/db";
-import { assertNever, CycliumError } from "@cyclium/core/errors";
+import type { ActorRegistry } from "@cyclium/core/console";
+import { retryEpisodeWithInput, assertNever } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core";
+import { CycliumError } from "@cyclium/core";
 import { describeInputIssues } from "../../errors/input-issues";
 import type { TEpisodeCommandResult } from "./episode-commands";
 

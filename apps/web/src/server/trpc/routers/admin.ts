@@ -1,11 +1,13 @@
-import { createApiToken, listApiTokens, revokeApiToken } from "@cyclium/core/console-auth";
 import {
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
   createUser,
   listUsers,
   passwordProblem,
   setUserDisabled,
   setUserRole,
-} from "@cyclium/core/users";
+} from "@cyclium/core/console";
 import { audited } from "../../audit/audited";
 import { adminProcedure, createTrpcRouter } from "../init";
 import { toWire } from "../to-wire";

@@ -1,6 +1,7 @@
-import type { CycliumNode } from "@cyclium/core/nodes";
-import { DEFAULT_DEPLOYMENT, loadDeployment } from "@cyclium/core/deployment";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import type { CycliumNode } from "@cyclium/core/worker";
+import { DEFAULT_DEPLOYMENT } from "@cyclium/core/console";
+import { loadDeployment } from "@cyclium/core";
+import { silentLogger, Telemetry } from "@cyclium/core/worker";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {

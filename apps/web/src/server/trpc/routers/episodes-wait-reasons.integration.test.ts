@@ -1,6 +1,6 @@
-import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
-import type { Mode } from "@cyclium/core/modes";
-import { registerNode } from "@cyclium/core/nodes";
+import { ActorRegistry, StrategyRegistry, registerNode } from "@cyclium/core/console";
+import { defineActor, done } from "@cyclium/core";
+import type { Mode } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

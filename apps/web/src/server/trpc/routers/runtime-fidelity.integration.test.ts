@@ -1,4 +1,5 @@
-import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
+import { ActorRegistry, StrategyRegistry } from "@cyclium/core/console";
+import { defineActor, done } from "@cyclium/core";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
