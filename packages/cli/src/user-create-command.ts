@@ -10,6 +10,7 @@ import {
 } from "@cyclium/core/console";
 import pg from "pg";
 import { UsageError } from "./env";
+import { hashPassword } from "./password-hash";
 import { withDatabase } from "./with-database";
 
 export interface UserCreateArgs {
@@ -48,7 +49,11 @@ export async function userCreateCommand(
   await withDatabase(io.log, async (url) => {
     const pool = new pg.Pool({ connectionString: url, max: 1 });
     try {
-      const result = await insertUser({ email, name: args.name ?? email, password, role }, pool);
+      const passwordHash = await hashPassword(password);
+      const result = await insertUser(
+        { email, name: args.name ?? email, passwordHash, role },
+        pool,
+      );
       if (result.kind === "conflict") {
         throw new UsageError(`A user with the email ${email} already exists.`);
       }

@@ -148,6 +148,17 @@ function typeParameters(list: ts.NodeArray<ts.TypeParameterDeclaration> | undefi
   return list === undefined ? "" : `<${list.map((p) => oneLine(p.getText())).join(", ")}>`;
 }
 
+/** The text on one line, without comments and what a formatter adds (breaks, trailing commas). */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/\/\/[^\n]*/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/^\|\s*/, "")
+    .replace(/,\s*([)\]>}])/g, "$1")
+    .replace(/([([<])\s+/g, "$1")
+    .replace(/\s+([)\]>])/g, "$1")
+    .replace(/\(\s*\|\s*/g, "(")
+    .replace(/=\s*\|\s*/g, "= ")
+    .trim();
 }

@@ -179,13 +179,11 @@ export {
   createUser,
   ensureUser,
   findUserCredentials,
-  hashPassword,
   insertUser,
   listUsers,
   passwordProblem,
   setUserDisabled,
   setUserRole,
-  verifyPassword,
 } from "../users/index";
 export {
   WORKFLOW_INSTANCE_STATUSES,

@@ -1,5 +1,5 @@
-// Console users (SPEC section 10): how they are created, listed, promoted and disabled, and how
-// their passwords are hashed, one way for the console and the `cyclium` CLI.
+// Console users (SPEC section 10): how they are created, listed, promoted and disabled. Callers
+// hash the password (argon2 lives in apps/web and the `cyclium` CLI, not in core or a worker).
 export { findUserCredentials, type UserCredentials } from "./find-user-credentials";
 export {
   insertUser,
@@ -9,7 +9,6 @@ export {
   type UserRole,
 } from "./insert-user";
 export { createUser, ensureUser, listUsers, setUserDisabled, setUserRole } from "./manage-users";
-export { hashPassword, verifyPassword } from "./password-hash";
 export {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,

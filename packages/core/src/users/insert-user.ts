@@ -1,5 +1,4 @@
 import type { Queryable } from "../db/index";
-import { hashPassword } from "./password-hash";
 
 /** `cyclium_users.role`: admins manage users and tokens, operators act, viewers read. */
 export const USER_ROLES = ["admin", "operator", "viewer"] as const;
@@ -8,7 +7,11 @@ export type UserRole = (typeof USER_ROLES)[number];
 export interface InsertUserOptions {
   email: string;
   name: string;
-  password: string;
+  /**
+   * The password's Argon2id PHC string: the caller hashes (apps/web's password-hash.ts, the
+   * `cyclium` CLI), so core and every worker stay without the native hash.
+   */
+  passwordHash: string;
   role: UserRole;
   /**
    * An existing email: `refuse` (default) answers `conflict`; `reset` sets its name, role and
@@ -35,13 +38,12 @@ ON CONFLICT (email) DO UPDATE
       disabled_at = NULL, updated_at = now()
 RETURNING id, (xmax = 0) AS inserted`;
 
-/** Creates a console user with an Argon2id password hash; an existing email is a value. */
+/** Creates a console user with the password hash given; an existing email is a value. */
 export async function insertUser(
   options: InsertUserOptions,
   db: Queryable,
 ): Promise<InsertUserResult> {
-  const passwordHash = await hashPassword(options.password);
-  const params = [options.email, options.name, passwordHash, options.role];
+  const params = [options.email, options.name, options.passwordHash, options.role];
   if (options.onConflict === "reset") {
     const { rows } = await db.query<{ id: string; inserted: boolean }>(UPSERT_SQL, params);
     const row = rows[0];

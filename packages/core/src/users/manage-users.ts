@@ -14,7 +14,7 @@ export async function createUser(options: {
   db: Queryable;
   email: string;
   name: string;
-  password: string;
+  passwordHash: string;
   role: UserRole;
 }): Promise<User> {
   const { db, ...user } = options;
@@ -41,7 +41,7 @@ export async function ensureUser(options: {
   db: Queryable;
   email: string;
   name: string;
-  password: string;
+  passwordHash: string;
   role: UserRole;
 }): Promise<User> {
   const { db, ...user } = options;
