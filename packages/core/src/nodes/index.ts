@@ -39,5 +39,3 @@ export {
   type ClaimsExpiryExtensionOptions,
 } from "./claims-expiry-extension";
 export { ExpectationTriggers, type ExpectationTriggersOptions } from "./expectation-triggers";
-export { ScheduleTimer, type ScheduleTimerOptions } from "./schedule-timer";
-export { PollTimer, type PollTimerOptions } from "./poll-timer";

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PollOutcome } from "../actors/index";
 import { spyQueryable } from "../db/testing/index";
 import { silentLogger } from "../telemetry/index";
-import { PollTimer } from "./poll-timer";
+import { MemoryExpectationTurns } from "./expectation-turn-store";
+import { PollTurns } from "./expectation-turns";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -11,7 +12,9 @@ afterEach(() => {
 function timer(outcomes: PollOutcome[], active: { value: boolean }) {
   const fired: Record<string, unknown>[] = [];
   let polls = 0;
-  const poll = new PollTimer({
+  const poll = new PollTurns({
+    key: { actorId: "a", expectationId: "e", env: null },
+    store: new MemoryExpectationTurns(),
     intervalMs: 1_000,
     db: spyQueryable(),
     logger: silentLogger,
@@ -25,7 +28,7 @@ function timer(outcomes: PollOutcome[], active: { value: boolean }) {
   return { poll, fired, polls: () => polls };
 }
 
-describe("PollTimer", () => {
+describe("PollTurns", () => {
   it("fires true with its interval window, a context as given, and skips false or null", async () => {
     vi.useFakeTimers({ now: new Date("2026-11-29T10:00:00.400Z") });
     const { poll, fired } = timer([true, false, { context: { resourceId: "r-1" } }, null], {

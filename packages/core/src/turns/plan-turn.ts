@@ -1,4 +1,13 @@
-import type { PollTriggerDefinition, WindowTriggerDefinition } from "./trigger-definition";
+/**
+ * What the cron rule reads of a definition: a deployment trigger's (triggers/), or a schedule
+ * expectation's (expectation-turns.ts); both run on these claimed turns.
+ */
+export interface WindowRule {
+  schedule: { nextAfter(after: Date): Date | null; latestAtOrBefore(at: Date): Date | null };
+  catchUp: "skip" | "latest" | "run_all";
+  misfireGraceMs: number;
+  catchUpLimit: number;
+}
 
 /** A due turn of a trigger: what to claim (`due` -> `next`) and which window, if any, to fire. */
 export interface TriggerTurn {
@@ -21,7 +30,7 @@ export interface TriggerTurn {
  * after now, so an outage turns into at most `catchUpLimit` fires, never an endless burst.
  */
 export function planCronTurn(
-  definition: WindowTriggerDefinition,
+  definition: WindowRule,
   due: Date | null,
   now: Date,
 ): TriggerTurn | null {
@@ -42,12 +51,7 @@ export function planCronTurn(
 }
 
 /** Windows from `from` (itself included, a window or not) up to `to`, at most `limit`. */
-function windowsFrom(
-  definition: WindowTriggerDefinition,
-  from: Date,
-  to: Date,
-  limit: number,
-): Date[] {
+function windowsFrom(definition: WindowRule, from: Date, to: Date, limit: number): Date[] {
   const windows = [from];
   let cursor: Date | null = from;
   while (windows.length < limit) {
@@ -60,7 +64,7 @@ function windowsFrom(
 
 /** A poll turn is due once its interval has passed; claiming it moves the next one on. */
 export function planPollTurn(
-  definition: PollTriggerDefinition,
+  definition: { pollIntervalMs: number },
   due: Date | null,
   now: Date,
 ): TriggerTurn | null {
@@ -75,7 +79,7 @@ export function planPollTurn(
 }
 
 /** Windows from `from` to `to`, both included; capped, it only feeds a log line. */
-function countWindows(definition: WindowTriggerDefinition, from: Date, to: Date): number {
+function countWindows(definition: WindowRule, from: Date, to: Date): number {
   let count = 1;
   let cursor: Date | null = from;
   while (count < 1_000) {

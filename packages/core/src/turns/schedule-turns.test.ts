@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { silentLogger } from "../telemetry/index";
-import { ScheduleTimer } from "./schedule-timer";
+import { MemoryExpectationTurns } from "./expectation-turn-store";
+import { ScheduleTurns } from "./expectation-turns";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -9,7 +10,11 @@ afterEach(() => {
 function collect(schedule: string, timezone: string, start: string) {
   vi.useFakeTimers({ now: new Date(start) });
   const fired: string[] = [];
-  const timer = new ScheduleTimer({
+  // One store for the node: the claimed-turn rules in memory (PostgreSQL's are the same SQL rule).
+  const timer = new ScheduleTurns({
+    key: { actorId: "a", expectationId: "e", env: null },
+    store: new MemoryExpectationTurns(),
+    isActive: () => true,
     schedule,
     timezone,
     logger: silentLogger,
@@ -22,7 +27,7 @@ function collect(schedule: string, timezone: string, start: string) {
   return { fired, timer };
 }
 
-describe("ScheduleTimer", () => {
+describe("ScheduleTurns", () => {
   it("fires each scheduled instant once, passing the instant rather than the wake-up time", async () => {
     const { fired, timer } = collect("*/5 * * * *", "UTC", "2026-11-29T10:03:10Z");
     expect(timer.nextFireAt?.toISOString()).toBe("2026-11-29T10:05:00.000Z");
