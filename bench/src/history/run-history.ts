@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { listEpisodes } from "../../../packages/core/src/episodes/queries/index";
+import { listEpisodes } from "../../../packages/core/src/console/episodes/index";
 import { sweepOrphanedEpisodes } from "../../../packages/core/src/recovery/index";
 import { seedStaleEpisodes } from "../../../packages/core/src/recovery/testing/index";
 import { seedFinishedHistory } from "../../../packages/core/src/retention/testing/index";

@@ -46,6 +46,50 @@ export function loadCoreModules(root: string): CoreModules {
   return { root, files, program: ts.createProgram(files, COMPILER_OPTIONS, host) };
 }
 
+/** Core's source files, tests included. */
+export function listCoreFilesWithTests(root: string): string[] {
+  return listSourceFiles(root);
+}
+
+/**
+ * The folders (first path segment under core's root) that import each other, each pair once,
+ * with the files that make each arrow. Test support is left out: files under a `testing/`
+ * folder and fixtures only tests import assemble real pieces from every floor, as tests do.
+ */
+export function mutualFolderImports(root: string): { pair: [string, string]; why: string[] }[] {
+  const withTests = runtimeImportGraph(listCoreFilesWithTests(root), { withTypeImports: true });
+  const importedBy = new Map<string, string[]>();
+  for (const [file, targets] of withTests) {
+    for (const target of targets) importedBy.set(target, [...(importedBy.get(target) ?? []), file]);
+  }
+  const isTestSupport = (file: string): boolean => {
+    if (IS_TEST.test(file) || file.split(path.sep).includes("testing")) return true;
+    const importers = importedBy.get(file) ?? [];
+    return importers.length > 0 && importers.every((importer) => IS_TEST.test(importer));
+  };
+  const folderOf = (file: string): string => path.relative(root, file).split(path.sep)[0] ?? "";
+  const arrows = new Map<string, string[]>();
+  for (const [file, targets] of withTests) {
+    if (isTestSupport(file)) continue;
+    for (const target of targets) {
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (from === to || from.endsWith(".ts") || to.endsWith(".ts")) continue;
+      const key = `${from}>${to}`;
+      arrows.set(key, [
+        ...(arrows.get(key) ?? []),
+        `${path.relative(root, file)} -> ${path.relative(root, target)}`,
+      ]);
+    }
+  }
+  const pairs: { pair: [string, string]; why: string[] }[] = [];
+  for (const [key, why] of arrows) {
+    const [from = "", to = ""] = key.split(">");
+    const back = arrows.get(`${to}>${from}`);
+    if (from < to && back !== undefined) pairs.push({ pair: [from, to], why: [...why, ...back] });
+  }
+  return pairs.sort((a, b) => a.pair.join().localeCompare(b.pair.join()));
+}
+
 function listSourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

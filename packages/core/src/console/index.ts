@@ -79,8 +79,6 @@ export {
 export { withTransaction } from "../db/index";
 export { DEFAULT_DEPLOYMENT } from "../deployment/index";
 export {
-  type BulkEpisodeCommand,
-  type BulkEpisodeCommandOutcome,
   EPISODE_STATUSES,
   type Episode,
   type EpisodeCommandResult,
@@ -88,12 +86,14 @@ export {
   archiveEpisode,
   cancelEpisode,
   findLiveEpisodeId,
-  previewBulkEpisodeCommand,
-  retryEpisode,
-  runBulkEpisodeCommand,
 } from "../episodes/index";
-export { listEpisodeAttempts, retryEpisodeWithInput } from "../episodes/attempts/index";
+export { listEpisodeAttempts } from "../episodes/attempts/index";
+export { retryEpisode, retryEpisodeWithInput } from "../retries/index";
 export {
+  type BulkEpisodeCommand,
+  type BulkEpisodeCommandOutcome,
+  previewBulkEpisodeCommand,
+  runBulkEpisodeCommand,
   type EpisodeListFilters,
   countEpisodes,
   episodeFilterSql,
@@ -101,7 +101,7 @@ export {
   getEpisodeDetail,
   listEpisodeFacets,
   listEpisodes,
-} from "../episodes/queries/index";
+} from "./episodes/index";
 export { assertNever } from "../errors/index";
 export { FINDING_STATUSES } from "../findings/index";
 export { listFindings, summariseActiveFindings } from "../findings/queries/index";
@@ -118,7 +118,8 @@ export {
   setConcurrencyOverride,
   setModeOverride,
 } from "../modes/index";
-export { listRegisteredStrategies, registerNode } from "../nodes/index";
+export { registerNode } from "../nodes/index";
+export { listRegisteredStrategies } from "../actors/definitions/index";
 export { listClusterModes } from "../nodes/queries/index";
 export { listEpisodeOutputs } from "../outputs/index";
 export { type TCursorIdKind, ZKeysetCursorText } from "../paging/index";
@@ -148,7 +149,7 @@ export {
 } from "../telemetry/queries/index";
 export { SPAN_ATTRIBUTES, SPAN_NAMES } from "../tracing/index";
 export { TRIGGER_REQUEST_STATUSES, startRequestedEpisodes } from "../trigger-requests/index";
-export { listTriggerRequests } from "../trigger-requests/queries/index";
+export { listTriggerRequests } from "./trigger-requests/index";
 export {
   CATCH_UP_POLICIES,
   type FireTriggerResult,

@@ -10,24 +10,15 @@ export {
   type MarkNodeStoppedOptions,
   type MarkNodeStoppedResult,
 } from "./mark-node-stopped";
-export { listNodes, DEFAULT_LIVE_WITHIN_MS, type ListNodesOptions } from "./list-nodes";
-export {
-  listRegisteredStrategies,
-  type ListRegisteredStrategiesOptions,
-  type RegisteredStrategy,
-} from "./list-registered-strategies";
+export { listNodes, type ListNodesOptions } from "./list-nodes";
+export { DEFAULT_LIVE_WITHIN_MS, MAX_NODE_IDENTITY_LENGTH } from "../scope/index";
 export {
   NodeHeartbeat,
   DEFAULT_NODE_HEARTBEAT_MS,
   NODE_MODES_APPLIED_TOPIC,
   type NodeHeartbeatOptions,
 } from "./node-heartbeat";
-export {
-  MAX_NODE_IDENTITY_LENGTH,
-  processNodeIdentity,
-  resolveNodeIdentity,
-  type NodeIdentitySource,
-} from "./node-identity";
+export { processNodeIdentity, resolveNodeIdentity, type NodeIdentitySource } from "./node-identity";
 export {
   createCycliumNode,
   type CycliumNode,

@@ -24,7 +24,7 @@ export {
   type RecoveryPolicy,
   type RecoveryPolicySource,
   type ResolveRecoveryPolicy,
-} from "./recovery-policy";
+} from "../actors/recovery-policy";
 export type { RecoveryTarget } from "./recovery-target";
 export {
   adoptAbandonedEpisodes,

@@ -3,7 +3,7 @@ import { withTransaction, type Connectable, type Queryable } from "../db/index";
 import type { Logger } from "../telemetry/index";
 import { claimEpisodesForRecovery } from "./claim-episodes-for-recovery";
 import { failOrphanedEpisodes } from "./fail-orphaned-episodes";
-import type { OrphanedEpisode, RecoveryPolicy } from "./recovery-policy";
+import type { OrphanedEpisode, RecoveryPolicy } from "../actors/recovery-policy";
 import { releaseRecoveryClaims } from "./release-recovery-claims";
 import type { RecoveryDecision } from "./resolve-recovery-policies";
 import { restartRecoveredEpisodes } from "./restart-recovered-episodes";

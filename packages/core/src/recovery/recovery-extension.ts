@@ -1,7 +1,7 @@
 import type { NodeExtension } from "../nodes/index";
 import type { WorkflowEngine } from "../workflows/index";
 import { createRecovery, type Recovery } from "./create-recovery";
-import type { ResolveRecoveryPolicy } from "./recovery-policy";
+import type { ResolveRecoveryPolicy } from "../actors/recovery-policy";
 import { startRecoveryTimer } from "./recovery-timer";
 
 export interface RecoveryExtensionOptions {

@@ -6,7 +6,7 @@ import {
   toEpisodeSummary,
   type EpisodeSummary,
   type EpisodeSummaryRow,
-} from "../episode-row";
+} from "../../episodes/episode-row";
 import { episodeFilterSql, type EpisodeListFilters } from "./episode-filter";
 
 export interface ListEpisodesOptions extends KeysetPageOptions {

@@ -1,13 +1,13 @@
-import type { ActorRegistry } from "../../actors/actor-registry";
+import type { ActorRegistry } from "../actors/actor-registry";
 import {
   validateExpectationInput,
   type InputIssue,
-} from "../../actors/input-schemas/validate-expectation-input";
-import type { Queryable } from "../../db/index";
-import { retryEpisode } from "../commands/retry-episodes";
-import type { RetryEpisodeResult } from "../commands/episode-command-result";
-import { inTransaction } from "../commands/in-transaction";
-import { episodeColumns, toEpisode, type EpisodeRow } from "../episode-row";
+} from "../actors/input-schemas/validate-expectation-input";
+import type { Queryable } from "../db/index";
+import { retryEpisode } from "./retry-episodes";
+import type { RetryEpisodeResult } from "../episodes/commands/episode-command-result";
+import { inTransaction } from "../episodes/commands/in-transaction";
+import { episodeColumns, toEpisode, type EpisodeRow } from "../episodes/episode-row";
 
 export interface RetryEpisodeWithInputOptions {
   episodeId: string;

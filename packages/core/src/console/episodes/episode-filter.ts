@@ -1,5 +1,5 @@
 import { envScopeSql, type SqlParams } from "../../scope/index";
-import type { EpisodeStatus, TriggerType } from "../episode-row";
+import type { EpisodeStatus, TriggerType } from "../../episodes/episode-row";
 
 /** `input.<path>:<value>`: the scalar at `path` (object keys from the top) equals `value`. */
 export interface EpisodeInputMatch {

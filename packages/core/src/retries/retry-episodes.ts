@@ -1,10 +1,14 @@
-import { claimKeySql } from "../../claims/claim-key";
-import type { Queryable } from "../../db/index";
-import { insertTriggerRequests } from "../../trigger-requests/insert-trigger-requests";
-import { wakeTriggerRequestPollers } from "../../trigger-requests/wake-trigger-request-pollers";
-import { episodeColumns, type EpisodeRow } from "../episode-row";
-import { resultsInOrder, splitChanged, type RetryEpisodeResult } from "./episode-command-result";
-import { inTransaction } from "./in-transaction";
+import { claimKeySql } from "../claims/claim-key";
+import type { Queryable } from "../db/index";
+import { insertTriggerRequests } from "../trigger-requests/insert-trigger-requests";
+import { wakeTriggerRequestPollers } from "../trigger-requests/wake-trigger-request-pollers";
+import { episodeColumns, type EpisodeRow } from "../episodes/episode-row";
+import {
+  resultsInOrder,
+  splitChanged,
+  type RetryEpisodeResult,
+} from "../episodes/commands/episode-command-result";
+import { inTransaction } from "../episodes/commands/in-transaction";
 
 export interface RetryEpisodesOptions {
   episodeIds: readonly string[];

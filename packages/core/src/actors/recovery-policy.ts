@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** What recovery does with an orphan (SPEC section 5); `fail` is the safe default. */
+/**
+ * What recovery does with an orphan (SPEC section 5); `fail` is the safe default. An expectation
+ * field, so it lives with the actors recovery reads (recovery imports actors, never the reverse).
+ */
 export const RECOVERY_POLICIES = ["fail", "restart"] as const;
 export const ZRecoveryPolicy = z.enum(RECOVERY_POLICIES);
 export type RecoveryPolicy = z.infer<typeof ZRecoveryPolicy>;

@@ -38,3 +38,14 @@ export {
   explainPendingEpisodes,
   type ExplainPendingEpisodesOptions,
 } from "./explain-pending-episodes";
+// The console's bulk action over a filtered list (a read model and the operator commands).
+export {
+  BULK_BATCH_SIZE,
+  BULK_ELIGIBLE_STATUSES,
+  previewBulkEpisodeCommand,
+  runBulkEpisodeCommand,
+  type BulkEpisodeCommand,
+  type BulkEpisodeCommandKind,
+  type BulkEpisodeCommandOutcome,
+  type RunBulkEpisodeCommandOptions,
+} from "./bulk-episode-command";

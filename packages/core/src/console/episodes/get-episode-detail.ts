@@ -9,8 +9,13 @@ import {
   type FindingRow,
 } from "../../findings/finding-row";
 import type { TriggerRequestStatus } from "../../trigger-requests/trigger-request";
-import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episode-row";
-import type { JournalStep } from "../journal-step";
+import {
+  episodeColumns,
+  toEpisode,
+  type Episode,
+  type EpisodeRow,
+} from "../../episodes/episode-row";
+import type { JournalStep } from "../../episodes/journal-step";
 
 /** One entry of the episode's step journal (cyclium_episode_steps), as stored. */
 export interface EpisodeStep extends JournalStep {

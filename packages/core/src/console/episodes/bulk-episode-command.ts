@@ -2,14 +2,12 @@ import type { Bus } from "../../bus/types";
 import { withTransaction, type Connectable } from "../../db/index";
 import { assertNever } from "../../errors/index";
 import type { Logger } from "../../telemetry/index";
-import type { EpisodeStatus } from "../episode-row";
-import { countEpisodes, type EpisodeCount } from "../queries/count-episodes";
-import type { EpisodeListFilters } from "../queries/episode-filter";
-import { listEpisodes } from "../queries/list-episodes";
-import { archiveEpisodes } from "./archive-episodes";
-import { cancelEpisodes } from "./cancel-episodes";
-import type { EpisodeCommandResult } from "./episode-command-result";
-import { retryEpisodes } from "./retry-episodes";
+import type { EpisodeStatus } from "../../episodes/episode-row";
+import { countEpisodes, type EpisodeCount } from "./count-episodes";
+import type { EpisodeListFilters } from "./episode-filter";
+import { listEpisodes } from "./list-episodes";
+import { archiveEpisodes, cancelEpisodes, type EpisodeCommandResult } from "../../episodes/index";
+import { retryEpisodes } from "../../retries/index";
 
 /** An operator command over every episode a filter matches, with what it needs. */
 export type BulkEpisodeCommand =

@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
-import { EPISODE_STATUSES, type EpisodeStatus } from "../episode-row";
+import { EPISODE_STATUSES, type EpisodeStatus } from "../../episodes/episode-row";
 
 export type EpisodeStatusCounts = Record<EpisodeStatus, number> & {
   total: number;

@@ -4,7 +4,7 @@ import {
   explainPendingRequest,
   type NodeModes,
   type OverrideRow,
-} from "../../trigger-requests/queries/index";
+} from "../trigger-requests/index";
 
 /** Why a pending episode has not started: a trigger request's reasons and the queue's own. */
 export const EPISODE_WAIT_REASONS = [

@@ -1,5 +1,5 @@
-import type { Queryable } from "../db/index";
-import { DEFAULT_LIVE_WITHIN_MS } from "./list-nodes";
+import type { Queryable } from "../../db/index";
+import { DEFAULT_LIVE_WITHIN_MS } from "../../scope/index";
 
 export interface ListRegisteredStrategiesOptions {
   /** A worker counts while its last heartbeat is within this window of the database's now(). */
