@@ -3,7 +3,7 @@
 // through the admin page would store.
 import pg from "pg";
 import { hashPassword } from "../../apps/web/src/server/auth/password-hash";
-import { ensureUser } from "../../packages/core/src/users/index";
+import { ensureUser } from "../../packages/core/src/console/users/index";
 
 export const E2E_ROLES = ["viewer", "operator", "admin"] as const;
 export type TE2eRole = (typeof E2E_ROLES)[number];

@@ -41,7 +41,7 @@ export async function userCreateCommand(
   const piped = io.stdin.isTTY ? "" : await readAll(io.stdin);
   // One trailing newline is how `echo` and most pipes end a line; it is not part of the password.
   const given = piped.replace(/\r?\n$/, "");
-  // The console's rule (core users/password-policy.ts): length, then strength against common
+  // The console's rule (core console/users/password-policy.ts): length, then strength against common
   // passwords and the account's own email and name.
   const problem = given === "" ? null : passwordProblem(given, [email, args.name ?? ""]);
   if (problem !== null) throw new UsageError(`password (stdin): ${problem}`);

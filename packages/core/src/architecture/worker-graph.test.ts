@@ -12,8 +12,8 @@ import { listCoreFiles, runtimeImportGraph } from "./core-modules";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const packageJson = path.join(root, "../package.json");
 
-/** The console's wing: its read side, sign-in, users and audit. */
-const CONSOLE_FOLDERS = ["console", "console-auth", "users", "audit"];
+/** The console's wing: its read models, sign-in (auth/), users and audit, all under console/. */
+const CONSOLE_FOLDERS = ["console"];
 const CONSOLE_PACKAGES = ["@node-rs/argon2", "@zxcvbn-ts/core", "@zxcvbn-ts/language-common"];
 
 function reachable(graph: Map<string, string[]>, entries: readonly string[]): Set<string> {

@@ -32,7 +32,7 @@ export {
   validateExpectationInput,
 } from "../actors/input-schemas/index";
 export { listActors } from "../actors/queries/index";
-export { type AuditOutcome, insertAuditEntry, listAuditEntries } from "../audit/index";
+export { type AuditOutcome, insertAuditEntry, listAuditEntries } from "./audit/index";
 export {
   ALL_TOPICS,
   BUS_CHANNEL,
@@ -75,7 +75,7 @@ export {
   listApiTokens,
   openSession,
   revokeApiToken,
-} from "../console-auth/index";
+} from "./auth/index";
 export { withTransaction } from "../db/index";
 export { DEFAULT_DEPLOYMENT } from "../deployment/index";
 export {
@@ -185,7 +185,7 @@ export {
   passwordProblem,
   setUserDisabled,
   setUserRole,
-} from "../users/index";
+} from "./users/index";
 export {
   WORKFLOW_INSTANCE_STATUSES,
   WorkflowEngine,

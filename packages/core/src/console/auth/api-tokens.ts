@@ -1,11 +1,11 @@
-import type { Queryable } from "../db/index";
-import { CycliumError } from "../errors/index";
+import type { Queryable } from "../../db/index";
+import { CycliumError } from "../../errors/index";
 import { isUserRole, parseUserRole } from "../users/user-row";
 import type { UserRole } from "../users/insert-user";
 import { generateSecretToken, hashSecretToken } from "./secret-token";
 import type { ApiTokenModel } from "@cyclium/db/models";
-import type { RowOf } from "../db/row-of";
-import { envOfTenant, tenantIdOf } from "../triggers/tenant";
+import type { RowOf } from "../../db/row-of";
+import { envOfTenant, tenantIdOf } from "../../triggers/tenant";
 
 /** Recognisable in logs and by secret scanners; the 256 random bits after it are the secret. */
 export const API_TOKEN_PREFIX = "cyc_";

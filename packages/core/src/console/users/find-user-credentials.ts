@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/index";
+import type { Queryable } from "../../db/index";
 
 /** What a sign-in checks a password against. */
 export interface UserCredentials {

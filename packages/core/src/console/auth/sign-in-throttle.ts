@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/index";
+import type { Queryable } from "../../db/index";
 
 /**
  * Failed sign-ins, counted in PostgreSQL (`cyclium_sign_in_attempts`) so every console process

@@ -1,9 +1,9 @@
-import type { Queryable } from "../db/index";
-import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../paging/index";
-import { SqlParams } from "../scope/index";
+import type { Queryable } from "../../db/index";
+import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
+import { SqlParams } from "../../scope/index";
 import type { AuditOutcome } from "./audit-outcome";
 import type { AuditLogModel } from "@cyclium/db/models";
-import type { RowOf } from "../db/row-of";
+import type { RowOf } from "../../db/row-of";
 
 export interface AuditItem {
   id: string;

@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/index";
+import type { Queryable } from "../../db/index";
 import type { UserRole } from "../users/insert-user";
 import { isUserRole } from "../users/user-row";
 import { hashSecretToken } from "./secret-token";

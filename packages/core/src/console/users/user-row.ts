@@ -1,6 +1,6 @@
 import { USER_ROLES, type UserRole } from "./insert-user";
 import type { UserModel } from "@cyclium/db/models";
-import type { RowOf } from "../db/row-of";
+import type { RowOf } from "../../db/row-of";
 
 /** A console user as the admin page lists it. */
 export interface User {

@@ -1,5 +1,5 @@
-import type { Queryable } from "../db/index";
-import { CycliumError } from "../errors/index";
+import type { Queryable } from "../../db/index";
+import { CycliumError } from "../../errors/index";
 import { insertUser, type UserRole } from "./insert-user";
 import { toUser, USER_COLUMNS, type User, type UserRow } from "./user-row";
 

@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/index";
+import type { Queryable } from "../../db/index";
 import type { AuditOutcome } from "./audit-outcome";
 
 export interface AuditEntry {

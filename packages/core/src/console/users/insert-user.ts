@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/index";
+import type { Queryable } from "../../db/index";
 
 /** `cyclium_users.role`: admins manage users and tokens, operators act, viewers read. */
 export const USER_ROLES = ["admin", "operator", "viewer"] as const;
