@@ -52,11 +52,11 @@ export function listCoreFilesWithTests(root: string): string[] {
 }
 
 /**
- * The folders (first path segment under core's root) that import each other, each pair once,
- * with the files that make each arrow. Test support is left out: files under a `testing/`
- * folder and fixtures only tests import assemble real pieces from every floor, as tests do.
+ * Arrows between core's folders (first path segment under its root): `from>to` with the files
+ * that make each. Test support is left out: tests, files under a `testing/` folder and fixtures
+ * only tests import assemble real pieces from every floor, as tests do.
  */
-export function mutualFolderImports(root: string): { pair: [string, string]; why: string[] }[] {
+export function folderArrows(root: string): Map<string, string[]> {
   const withTests = runtimeImportGraph(listCoreFilesWithTests(root), { withTypeImports: true });
   const importedBy = new Map<string, string[]>();
   for (const [file, targets] of withTests) {
@@ -81,6 +81,12 @@ export function mutualFolderImports(root: string): { pair: [string, string]; why
       ]);
     }
   }
+  return arrows;
+}
+
+/** The folders that import each other, each pair once, with the files that make both arrows. */
+export function mutualFolderImports(root: string): { pair: [string, string]; why: string[] }[] {
+  const arrows = folderArrows(root);
   const pairs: { pair: [string, string]; why: string[] }[] = [];
   for (const [key, why] of arrows) {
     const [from = "", to = ""] = key.split(">");
@@ -88,6 +94,17 @@ export function mutualFolderImports(root: string): { pair: [string, string]; why
     if (from < to && back !== undefined) pairs.push({ pair: [from, to], why: [...why, ...back] });
   }
   return pairs.sort((a, b) => a.pair.join().localeCompare(b.pair.join()));
+}
+
+/** Circles of folders of any length (a pair is the shortest), each as its folders, sorted. */
+export function folderCycles(root: string): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const key of folderArrows(root).keys()) {
+    const [from = "", to = ""] = key.split(">");
+    graph.set(from, [...(graph.get(from) ?? []), to]);
+    if (!graph.has(to)) graph.set(to, []);
+  }
+  return importCycles(graph);
 }
 
 function listSourceFiles(dir: string): string[] {

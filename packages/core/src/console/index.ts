@@ -194,6 +194,6 @@ export {
   parseStepStates,
   resumeWorkflowInstance,
   retryWorkflowStep,
-  workflowExtension,
 } from "../workflows/index";
+export { workflowExtension } from "../nodes/index";
 export { getWorkflowGraph, listWorkflowInstances } from "../workflows/queries/index";

@@ -30,3 +30,11 @@ export {
   type ClaimsExpiryExtensionOptions,
 } from "./claims-expiry-extension";
 export { ExpectationTriggers, type ExpectationTriggersOptions } from "./expectation-triggers";
+// The node extensions of recovery and workflows: they plug those concepts into a node, so they
+// sit with the node (as the claims expiry does), above recovery/ and workflows/.
+export {
+  recoveryExtension,
+  type RecoveryExtension,
+  type RecoveryExtensionOptions,
+} from "./recovery-extension";
+export { workflowExtension, type WorkflowExtension } from "./workflow-extension";

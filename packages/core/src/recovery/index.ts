@@ -32,11 +32,6 @@ export {
   type AdoptAbandonedEpisodesOptions,
 } from "./adopt-abandoned-episodes";
 export {
-  recoveryExtension,
-  type RecoveryExtension,
-  type RecoveryExtensionOptions,
-} from "./recovery-extension";
-export {
   startRecoveryTimer,
   type RecoveryTimer,
   type RecoveryTimerOptions,

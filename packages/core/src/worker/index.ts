@@ -15,8 +15,12 @@ export {
   tracingExporterFromEnv,
   type TTracingEnv,
 } from "../config/index";
-export { createCycliumNode, type CycliumNode, type NodeExtension } from "../nodes/index";
-export { recoveryExtension } from "../recovery/index";
+export {
+  createCycliumNode,
+  recoveryExtension,
+  type CycliumNode,
+  type NodeExtension,
+} from "../nodes/index";
 export { DeferredRunner } from "../trigger-requests/index";
 export {
   silentLogger,

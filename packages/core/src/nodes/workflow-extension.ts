@@ -1,7 +1,7 @@
-import type { NodeExtension } from "../nodes/index";
+import type { NodeExtension } from "./node-extension";
 import { cancelEpisode } from "../episodes/commands/index";
-import { WorkflowEngine } from "./workflow-engine";
-import type { WorkflowRegistry } from "./workflow-registry";
+import { WorkflowEngine } from "../workflows/workflow-engine";
+import type { WorkflowRegistry } from "../workflows/workflow-registry";
 
 export interface WorkflowExtension extends NodeExtension {
   /** The node's engine once started; triggers start workflows through it. */

@@ -1,8 +1,8 @@
-import type { NodeExtension } from "../nodes/index";
+import type { NodeExtension } from "./node-extension";
 import type { WorkflowEngine } from "../workflows/index";
-import { createRecovery, type Recovery } from "./create-recovery";
+import { createRecovery, type Recovery } from "../recovery/create-recovery";
 import type { ResolveRecoveryPolicy } from "../actors/recovery-policy";
-import { startRecoveryTimer } from "./recovery-timer";
+import { startRecoveryTimer } from "../recovery/recovery-timer";
 
 export interface RecoveryExtensionOptions {
   delayMs: number;
