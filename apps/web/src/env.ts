@@ -9,8 +9,9 @@ import {
   ZEnvText,
   ZRetentionEnv,
   type TRetentionEnv,
+  ZCycliumEnv,
+  ZDatabaseUrl,
 } from "@cyclium/core/console";
-import { ZCycliumEnv, ZDatabaseUrl } from "@cyclium/core/worker";
 import { z } from "zod";
 import { parseTrustedProxies, type TTrustedProxies } from "./server/auth/client-address";
 

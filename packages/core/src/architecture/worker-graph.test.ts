@@ -57,6 +57,13 @@ function workerModules(): string[] {
   return [...reachable(graph, entries)].sort();
 }
 
+/** What the console's faces load at run time (type imports vanish from its bundle). */
+function consoleModules(): string[] {
+  const graph = runtimeImportGraph(listCoreFiles(root));
+  const entries = [path.join(root, "console/index.ts"), path.join(root, "console/browser.ts")];
+  return [...reachable(graph, entries)].map((file) => path.relative(root, file));
+}
+
 describe("a worker's import graph (runWorker from @cyclium/core/worker)", () => {
   it("reaches no module of the console's wing", () => {
     const modules = workerModules();
@@ -77,5 +84,13 @@ describe("a worker's import graph (runWorker from @cyclium/core/worker)", () => 
       dependencies: Record<string, string>;
     };
     expect(Object.keys(manifest.dependencies)).not.toContain("@node-rs/argon2");
+  });
+
+  it("is not loaded by the console: its faces reach neither worker/ nor the root", () => {
+    // runWorker's start-up brings embedded PostgreSQL's platform packages into the console's
+    // Next.js build, which cannot resolve them (release-pack failed so).
+    const modules = consoleModules();
+    expect(modules.filter((file) => file.startsWith("worker/") || file === "index.ts")).toEqual([]);
+    expect(modules).toContain(path.join("console", "episodes", "list-episodes.ts"));
   });
 });

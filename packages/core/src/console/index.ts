@@ -197,3 +197,20 @@ export {
 } from "../workflows/index";
 export { workflowExtension } from "../nodes/index";
 export { getWorkflowGraph, listWorkflowInstances } from "../workflows/queries/index";
+// What the console's own node, settings and fixtures are written with. Also on the root and
+// `/worker`, but those faces bring the worker's start-up (embedded PostgreSQL included) into the
+// Next.js build, so the console takes them from here.
+export { defineActor, done } from "../actors/index";
+export { createCycliumNode, type CycliumNode } from "../nodes/index";
+export {
+  tracingExporterFromEnv,
+  ZCycliumEnv,
+  ZDatabaseUrl,
+  type TTracingEnv,
+} from "../config/index";
+export type { Queryable } from "../db/index";
+export { loadDeployment, type Deployment } from "../deployment/index";
+export { CycliumError, isCycliumError, type CycliumErrorCode } from "../errors/index";
+export { silentLogger, Telemetry, type Logger } from "../telemetry/index";
+export { defineTrigger } from "../triggers/index";
+export { defineWorkflow } from "../workflows/index";

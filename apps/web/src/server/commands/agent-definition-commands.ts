@@ -6,8 +6,7 @@ import type {
   CreateAgentDefinitionResult,
   UpdateAgentDefinitionResult,
 } from "@cyclium/core/console";
-import { assertNever } from "@cyclium/core/console";
-import { CycliumError } from "@cyclium/core";
+import { assertNever, CycliumError } from "@cyclium/core/console";
 import { findConsoleRuntime } from "../runtime/console-runtime";
 
 export type TAgentDefinitionView = Omit<AgentDefinition, "insertedAt" | "updatedAt"> & {

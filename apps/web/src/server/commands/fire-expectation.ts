@@ -1,6 +1,5 @@
-import type { Queryable } from "@cyclium/core";
-import { findLiveEpisodeId, validateExpectationInput } from "@cyclium/core/console";
-import { CycliumError } from "@cyclium/core";
+import type { Queryable } from "@cyclium/core/console";
+import { findLiveEpisodeId, validateExpectationInput, CycliumError } from "@cyclium/core/console";
 import { describeInputIssues } from "../errors/input-issues";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 

@@ -3,9 +3,10 @@ import {
   runPruner,
   type RetentionPolicy,
   type RunPrunerResult,
+  silentLogger,
+  Telemetry,
 } from "@cyclium/core/console";
-import type { Queryable } from "@cyclium/core";
-import { silentLogger, Telemetry } from "@cyclium/core/worker";
+import type { Queryable } from "@cyclium/core/console";
 import type pg from "pg";
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from "@cyclium/core";
+import type { Queryable } from "@cyclium/core/console";
 import { recordRecoverySweep, type RecoverySweepItem } from "@cyclium/core/console";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 

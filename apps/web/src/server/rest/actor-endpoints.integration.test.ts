@@ -4,8 +4,9 @@ import {
   StrategyRegistry,
   registerNode,
   createApiToken,
+  defineActor,
+  done,
 } from "@cyclium/core/console";
-import { defineActor, done } from "@cyclium/core";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditRows, seedTestUsers } from "../auth/testing/auth-test-kit";

@@ -11,8 +11,8 @@ import {
   setAgentDefinitionEnabled,
   updateAgentDefinition,
   envOfTenant,
+  CycliumError,
 } from "@cyclium/core/console";
-import { CycliumError } from "@cyclium/core";
 import { audited } from "../audit/audited";
 import {
   agentDefinitionView,

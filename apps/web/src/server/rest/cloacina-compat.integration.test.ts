@@ -9,8 +9,9 @@ import {
   TriggerScheduler,
   type WorkflowStarter,
   WorkflowRegistry,
+  defineTrigger,
+  defineWorkflow,
 } from "@cyclium/core/console";
-import { defineTrigger, defineWorkflow } from "@cyclium/core";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

@@ -1,5 +1,7 @@
-import { defineTrigger, CycliumError, defineWorkflow } from "@cyclium/core";
 import {
+  defineTrigger,
+  CycliumError,
+  defineWorkflow,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,

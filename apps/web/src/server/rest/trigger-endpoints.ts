@@ -2,8 +2,8 @@
 // `/v1/...` and `/api/v1/...` (proxy.ts rewrites the first). Each validates, authorizes
 // (restEndpoint), and calls one core function; state changes run inside `audited` with the same
 // action names as the console's procedures.
-import { CycliumError } from "@cyclium/core";
 import {
+  CycliumError,
   describeTriggerInterface,
   fireTrigger,
   inspectTrigger,

@@ -10,7 +10,7 @@ import type {
   WorkflowEngine,
   WorkflowRegistry,
 } from "@cyclium/core/console";
-import { CycliumError } from "@cyclium/core";
+import { CycliumError } from "@cyclium/core/console";
 import { getLiveHub } from "../live/live-hub";
 
 /**

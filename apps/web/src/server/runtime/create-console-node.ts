@@ -1,8 +1,17 @@
-import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/console";
-import type { Deployment, Logger } from "@cyclium/core";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/worker";
-import { createRecovery, triggerExtension, workflowExtension } from "@cyclium/core/console";
-import type { Telemetry } from "@cyclium/core/worker";
+import type {
+  WorkClaims,
+  WorkClaimsMode,
+  Deployment,
+  Logger,
+  Telemetry,
+} from "@cyclium/core/console";
+import {
+  createCycliumNode,
+  type CycliumNode,
+  createRecovery,
+  triggerExtension,
+  workflowExtension,
+} from "@cyclium/core/console";
 import type pg from "pg";
 import type { TConsoleRuntime } from "./console-runtime";
 

@@ -1,6 +1,5 @@
-import { loadWorkClaims } from "@cyclium/core/console";
-import { loadDeployment, isCycliumError } from "@cyclium/core";
-import type { CycliumNode } from "@cyclium/core/worker";
+import { loadWorkClaims, loadDeployment, isCycliumError } from "@cyclium/core/console";
+import type { CycliumNode } from "@cyclium/core/console";
 import { pino } from "pino";
 import { getWebEnv } from "../../env";
 import { getPool } from "../db";

@@ -4,8 +4,9 @@
  * nested bodies, malformed and mis-typed cursors, unknown fields. Never a 5xx: always a readable
  * 4xx (or an answer), as issue 13 requires.
  */
-import { defineTrigger, defineWorkflow } from "@cyclium/core";
 import {
+  defineTrigger,
+  defineWorkflow,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,

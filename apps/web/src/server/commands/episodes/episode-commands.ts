@@ -5,9 +5,9 @@ import {
   retryEpisode as retryEpisodeInCore,
   type Episode,
   type EpisodeCommandResult,
+  CycliumError,
 } from "@cyclium/core/console";
-import type { Queryable } from "@cyclium/core";
-import { CycliumError } from "@cyclium/core";
+import type { Queryable } from "@cyclium/core/console";
 
 export interface TEpisodeCommandResult {
   id: string;

@@ -1,7 +1,5 @@
-import type { ActorRegistry } from "@cyclium/core/console";
-import { retryEpisodeWithInput, assertNever } from "@cyclium/core/console";
-import type { Queryable } from "@cyclium/core";
-import { CycliumError } from "@cyclium/core";
+import type { ActorRegistry, Queryable } from "@cyclium/core/console";
+import { retryEpisodeWithInput, assertNever, CycliumError } from "@cyclium/core/console";
 import { describeInputIssues } from "../../errors/input-issues";
 import type { TEpisodeCommandResult } from "./episode-commands";
 

@@ -3,8 +3,9 @@ import {
   StrategyRegistry,
   sweepOrphanedEpisodes,
   pruneFinishedEpisodes,
+  defineActor,
+  done,
 } from "@cyclium/core/console";
-import { defineActor, done } from "@cyclium/core";
 import { seedStaleEpisodes, createHostFixture, throwingStrategy } from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { TRPCError } from "@trpc/server";

@@ -2,8 +2,9 @@ import {
   PostgresWorkClaims,
   sweepExpiredClaims,
   startRequestedEpisodes,
+  silentLogger,
+  Telemetry,
 } from "@cyclium/core/console";
-import { silentLogger, Telemetry } from "@cyclium/core/worker";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

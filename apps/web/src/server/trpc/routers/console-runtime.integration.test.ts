@@ -1,7 +1,5 @@
-import type { CycliumNode } from "@cyclium/core/worker";
-import { DEFAULT_DEPLOYMENT } from "@cyclium/core/console";
-import { loadDeployment } from "@cyclium/core";
-import { silentLogger, Telemetry } from "@cyclium/core/worker";
+import type { CycliumNode } from "@cyclium/core/console";
+import { DEFAULT_DEPLOYMENT, loadDeployment, silentLogger, Telemetry } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {

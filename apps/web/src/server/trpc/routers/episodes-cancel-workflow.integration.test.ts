@@ -4,8 +4,8 @@ import {
   parseStepStates,
   WorkflowEngine,
   WorkflowRegistry,
+  defineWorkflow,
 } from "@cyclium/core/console";
-import { defineWorkflow } from "@cyclium/core";
 import { databaseStepStarter } from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

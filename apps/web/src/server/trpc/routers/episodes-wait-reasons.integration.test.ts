@@ -1,5 +1,10 @@
-import { ActorRegistry, StrategyRegistry, registerNode } from "@cyclium/core/console";
-import { defineActor, done } from "@cyclium/core";
+import {
+  ActorRegistry,
+  StrategyRegistry,
+  registerNode,
+  defineActor,
+  done,
+} from "@cyclium/core/console";
 import type { Mode } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { TRPCError } from "@trpc/server";

@@ -1,5 +1,4 @@
-import { ActorRegistry, StrategyRegistry } from "@cyclium/core/console";
-import { defineActor, done } from "@cyclium/core";
+import { ActorRegistry, StrategyRegistry, defineActor, done } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {

@@ -1,6 +1,13 @@
-import { DEFAULT_DEPLOYMENT, SPAN_ATTRIBUTES, SPAN_NAMES } from "@cyclium/core/console";
-import { loadDeployment } from "@cyclium/core";
-import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
+import {
+  DEFAULT_DEPLOYMENT,
+  SPAN_ATTRIBUTES,
+  SPAN_NAMES,
+  loadDeployment,
+  createCycliumNode,
+  type CycliumNode,
+  silentLogger,
+  Telemetry,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";

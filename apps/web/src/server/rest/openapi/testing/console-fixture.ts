@@ -9,8 +9,10 @@ import {
   TriggerScheduler,
   type WorkflowStarter,
   WorkflowRegistry,
+  CycliumError,
+  defineTrigger,
+  defineWorkflow,
 } from "@cyclium/core/console";
-import { CycliumError, defineTrigger, defineWorkflow } from "@cyclium/core";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { setConsoleRuntime, type TConsoleRuntime } from "../../../runtime/console-runtime";
 
