@@ -152,7 +152,7 @@ function typeParameters(list: ts.NodeArray<ts.TypeParameterDeclaration> | undefi
 function oneLine(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/\/\/[^\n]*/g, "")
+    .replace(/(^|[\s;{,(])\/\/[^\n]*/g, "$1")
     .replace(/\s+/g, " ")
     .replace(/^\|\s*/, "")
     .replace(/,\s*([)\]>}])/g, "$1")
