@@ -3,10 +3,7 @@
 // invalid value is refused beside its field before anything is sent. The expectations and their
 // schemas are read from the demo itself, so a new demo expectation is covered without editing
 // this file.
-import {
-  describeInputSchemas,
-  type ExpectationInputSchema,
-} from "@cyclium/core/actors/input-schemas";
+import { describeInputSchemas, type ExpectationInputSchema } from "@cyclium/core/console";
 import demo from "@cyclium/demo";
 import type { Page } from "@playwright/test";
 import type pg from "pg";

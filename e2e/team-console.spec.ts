@@ -8,7 +8,7 @@ import { expect, submitSignInForm, test } from "./support/fixtures";
 import { screenshotsDir } from "./support/paths";
 import { signalGroup, startProcess, waitForHttp, type ManagedProcess } from "./support/processes";
 import { e2eDatabaseUrl } from "./support/env";
-import { createApiToken } from "@cyclium/core/console-auth";
+import { createApiToken } from "@cyclium/core/console";
 import { freePort } from "@cyclium/db/testing";
 
 // Issue 31's first day, end to end: the packages installed by name from a local registry into

@@ -175,8 +175,17 @@ interface DemoAccounts {
 async function ensureDemoAccounts(url: string): Promise<DemoAccounts> {
   const { ensureDemoAccountsAt } = (await import(
     path.join(repoRoot, "packages/demo/src/demo-accounts.ts")
-  )) as { ensureDemoAccountsAt: (url: string) => Promise<DemoAccounts> };
-  return ensureDemoAccountsAt(url);
+  )) as {
+    ensureDemoAccountsAt: (
+      url: string,
+      hashPassword: (password: string) => Promise<string>,
+    ) => Promise<DemoAccounts>;
+  };
+  // The console's Argon2id hash: apps/web owns it (neither core nor the demo installs argon2).
+  const { hashPassword } = (await import(
+    path.join(repoRoot, "apps/web/src/server/auth/password-hash.ts")
+  )) as { hashPassword: (password: string) => Promise<string> };
+  return ensureDemoAccountsAt(url, hashPassword);
 }
 
 /** Demo data for a first look: filled in by the runtime and console once they exist. */

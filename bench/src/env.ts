@@ -1,4 +1,4 @@
-import { ZCycliumEnv } from "@cyclium/core/config";
+import { ZCycliumEnv } from "@cyclium/core/worker";
 import type { z } from "zod";
 
 /** The bench's one variable, spelled as every process spells it. */

@@ -2,10 +2,16 @@
 // not the demo, but a team's own module that composes the demo's actors, workflows and triggers
 // (so the specs written against them keep working with one `next build`) with an actor and a
 // workflow of its own, the way a team adds its work beside a library of shared actors.
-import { defineActor, done, fail, next, type Strategy } from "@cyclium/core/actors";
-import { defineDeployment } from "@cyclium/core/deployment";
-import { defineTrigger } from "@cyclium/core/triggers";
-import { defineWorkflow } from "@cyclium/core/workflows";
+import {
+  defineActor,
+  done,
+  fail,
+  next,
+  type Strategy,
+  defineDeployment,
+  defineTrigger,
+  defineWorkflow,
+} from "@cyclium/core";
 import demo from "@cyclium/demo";
 import { z } from "zod";
 

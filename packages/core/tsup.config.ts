@@ -2,21 +2,17 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { defineConfig } from "tsup";
 
-// One entry per folder with an index.ts (the `./*` subpath exports: concepts and their
-// sub-folders such as `episodes/queries`), so `@cyclium/core/worker` keeps working once
-// installed. Test kits are not shipped, except the claim adapters' conformance suite. Why tsup:
-// see packages/db/tsup.config.ts.
-const entries = fs
-  .readdirSync("src", { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith("/index.ts"))
-  .map((file) => file.slice(0, -".ts".length))
-  .filter((entry) => !entry.split("/").includes("testing") || entry === "claims/testing/index");
+// One entry per entry point of package.json's `exports` (the public API, see api-report.md), so
+// `@cyclium/core/worker` keeps working once installed. Why tsup: see packages/db/tsup.config.ts.
+const manifest = JSON.parse(fs.readFileSync("package.json", "utf8")) as {
+  exports: Record<string, { default: string }>;
+};
+const entries = Object.values(manifest.exports).map((target) =>
+  target.default.replace(/^\.\/src\//, "").replace(/\.ts$/, ""),
+);
 
 export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    ...Object.fromEntries(entries.map((entry) => [entry, `src/${entry}.ts`])),
-  },
+  entry: Object.fromEntries(entries.map((entry) => [entry, `src/${entry}.ts`])),
   format: ["esm"],
   target: "node20",
   platform: "node",

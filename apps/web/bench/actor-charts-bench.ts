@@ -12,7 +12,7 @@ import {
   ACTOR_CHART_RANGE_NAMES,
   type ActorChartRange,
   readActorCharts,
-} from "@cyclium/core/telemetry/queries";
+} from "@cyclium/core/console";
 import type pg from "pg";
 import { readBenchEnv } from "./env";
 import { seedEpisodes } from "./seed-episodes";

@@ -7,7 +7,7 @@
  *   cd apps/web && BENCH_EPISODES=100000 npx tsx bench/bulk-retry-bench.ts
  */
 import { performance } from "node:perf_hooks";
-import { runBulkEpisodeCommand } from "@cyclium/core/episodes";
+import { runBulkEpisodeCommand } from "@cyclium/core/console";
 import { createTestDatabase, prepareTestServer } from "@cyclium/db/testing";
 import { readBenchEnv } from "./env";
 

@@ -1,4 +1,4 @@
-import type { EpisodeListFilters } from "@cyclium/core/episodes/queries";
+import type { EpisodeListFilters } from "@cyclium/core/console";
 
 export interface TBenchCombination {
   name: string;

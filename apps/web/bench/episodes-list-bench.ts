@@ -8,9 +8,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { createTestDatabase, prepareTestServer } from "@cyclium/db/testing";
-import { SqlParams } from "@cyclium/core/scope";
+import { SqlParams, countEpisodes, episodeFilterSql, listEpisodes } from "@cyclium/core/console";
 import type pg from "pg";
-import { countEpisodes, episodeFilterSql, listEpisodes } from "@cyclium/core/episodes/queries";
 import {
   BENCH_COMBINATIONS,
   BENCH_COUNTS,

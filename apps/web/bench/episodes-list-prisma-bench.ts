@@ -14,7 +14,7 @@ import {
   type PrismaClient,
 } from "@cyclium/db/testing";
 import type pg from "pg";
-import { listEpisodes, type EpisodeListFilters } from "@cyclium/core/episodes/queries";
+import { listEpisodes, type EpisodeListFilters } from "@cyclium/core/console";
 import { readBenchEnv } from "./env";
 import { seedEpisodes } from "./seed-episodes";
 

@@ -8,8 +8,9 @@
  *   pnpm --filter @cyclium/web bench:sign-in      (BENCH_RUNS, default 50 per case)
  */
 import { performance } from "node:perf_hooks";
-import { ensureUser } from "@cyclium/core/users";
+import { ensureUser } from "@cyclium/core/console";
 import { createTestDatabase, prepareTestServer } from "@cyclium/db/testing";
+import { hashPassword } from "../src/server/auth/password-hash";
 import { signIn } from "../src/server/auth/sign-in";
 import { readBenchEnv } from "./env";
 
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
       db,
       email: "known@bench.test",
       name: "Known",
-      password: "the right password of the known account",
+      passwordHash: await hashPassword("the right password of the known account"),
       role: "admin",
     });
     const timings = { unknown: [] as number[], known: [] as number[] };

@@ -5,13 +5,13 @@
 import {
   describeEnvIssues,
   withoutEmptyValues,
-  ZCycliumEnv,
-  ZDatabaseUrl,
   ZEnvBoolean,
   ZEnvText,
   ZRetentionEnv,
   type TRetentionEnv,
-} from "@cyclium/core/config";
+  ZCycliumEnv,
+  ZDatabaseUrl,
+} from "@cyclium/core/console";
 import { z } from "zod";
 import { parseTrustedProxies, type TTrustedProxies } from "./server/auth/client-address";
 

@@ -4,7 +4,7 @@ import {
   CLIENT_TRIGGER,
   CLIENT_WORKFLOW,
   clientDeployment,
-} from "@cyclium/core/client/testing";
+} from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, WORKER_MAIN, type WorkerProcess } from "./testing/spawn-worker";

@@ -2,7 +2,7 @@ import {
   PIPELINE_DEPLOYMENT_PATH,
   PIPELINE_TRIGGER,
   PIPELINE_WORKFLOW,
-} from "@cyclium/core/worker/testing";
+} from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, WORKER_MAIN, type WorkerProcess } from "./testing/spawn-worker";

@@ -1,4 +1,4 @@
-import { setModeOverride } from "@cyclium/core/modes";
+import { setModeOverride } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

@@ -1,8 +1,7 @@
 // A Cyclium worker: the deployment CYCLIUM_DEPLOYMENT names (default @cyclium/demo), run by a
 // full-mode node. Configuration comes only from the environment (SPEC section 9), which runWorker
 // reads itself; a bad value or deployment exits with code 2 naming it.
-import { loadDeployment } from "@cyclium/core/deployment";
-import { isCycliumError } from "@cyclium/core/errors";
+import { loadDeployment, isCycliumError } from "@cyclium/core";
 import { readWorkerEnv, runWorker } from "@cyclium/core/worker";
 import packageJson from "../package.json" with { type: "json" };
 import { startTracing } from "./tracing";

@@ -1,12 +1,11 @@
-import { clearModeOverride, setModeOverride } from "@cyclium/core/modes";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { clearModeOverride, setModeOverride } from "@cyclium/core/console";
+import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
 import {
   PIPELINE_DEPLOYMENT_PATH,
   PIPELINE_TRIGGER,
   PIPELINE_WORKFLOW,
-} from "@cyclium/core/worker/testing";
-import { loadDeployment } from "@cyclium/core/deployment";
+} from "@cyclium/core/testing";
+import { loadDeployment } from "@cyclium/core";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

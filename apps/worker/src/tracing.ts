@@ -1,8 +1,8 @@
 // The OpenTelemetry SDK for this process (docs/tracing.md). Core traces through
 // @opentelemetry/api alone; registering a provider here is what turns its spans on. Off unless
 // an OTEL_* variable asks for traces, so a worker without them keeps the API's no-op tracer.
-import { tracingExporterFromEnv, type TTracingEnv } from "@cyclium/core/config";
-import type { NodeExtension } from "@cyclium/core/nodes";
+import { tracingExporterFromEnv, type TTracingEnv } from "@cyclium/core/worker";
+import type { NodeExtension } from "@cyclium/core/worker";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import {
   defaultResource,

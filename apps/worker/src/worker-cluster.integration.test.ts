@@ -1,6 +1,5 @@
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { clearModeOverride, setModeOverride } from "@cyclium/core/modes";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
+import { clearModeOverride, setModeOverride } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";

@@ -5,9 +5,8 @@
  * whose strategy is a single step that returns done. It counts, per item, how often the strategy
  * ran, and reports its memory and counters every 250 ms.
  */
-import { defineActor, done, type Strategy } from "@cyclium/core/actors";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { Telemetry, type Logger } from "@cyclium/core/telemetry";
+import { defineActor, done, type Strategy, type Logger } from "@cyclium/core";
+import { createCycliumNode, type CycliumNode, Telemetry } from "@cyclium/core/worker";
 import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";

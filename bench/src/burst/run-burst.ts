@@ -8,7 +8,7 @@
  * exactly once: in the database, and per item by the worker's own counters.
  */
 import pg from "pg";
-import { PgBus } from "@cyclium/core/bus";
+import { PgBus } from "../../../packages/core/src/bus/index";
 import { WorkerProcess } from "../child/worker-process";
 import type {
   BurstProgress,

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { listEpisodes } from "@cyclium/core/episodes/queries";
-import { sweepOrphanedEpisodes } from "@cyclium/core/recovery";
-import { seedStaleEpisodes } from "@cyclium/core/recovery/testing";
-import { seedFinishedHistory } from "@cyclium/core/retention/testing";
+import { listEpisodes } from "../../../packages/core/src/console/episodes/index";
+import { sweepOrphanedEpisodes } from "../../../packages/core/src/recovery/index";
+import { seedStaleEpisodes } from "../../../packages/core/src/recovery/testing/index";
+import { seedFinishedHistory } from "../../../packages/core/src/retention/testing/index";
 import pg from "pg";
 import { withClient } from "../pg/server";
 import { runDrain, type DrainRun } from "../scenarios/drain";

@@ -9,9 +9,16 @@
 // per item does, so the two models run interleaved, round after round, and are compared per round.
 //
 //   pnpm --filter @cyclium/bench exec tsx src/model/compare-lease-models.ts [items] [rounds]
-import { claimKeyOf } from "@cyclium/core/claims";
-import { endEpisodes, startEpisodes, type EpisodeEnd } from "@cyclium/core/episodes";
-import { claimTriggerRequests, startRequestedEpisodes } from "@cyclium/core/trigger-requests";
+import { claimKeyOf } from "../../../packages/core/src/claims/index";
+import {
+  endEpisodes,
+  startEpisodes,
+  type EpisodeEnd,
+} from "../../../packages/core/src/episodes/index";
+import {
+  claimTriggerRequests,
+  startRequestedEpisodes,
+} from "../../../packages/core/src/trigger-requests/index";
 import { createTestDatabase, prepareTestServer, type TestServer } from "@cyclium/db/testing";
 import pg from "pg";
 import { PostgresCpu } from "../pg/postgres-cpu";

@@ -1,4 +1,4 @@
-import { parseRetentionAge } from "@cyclium/core/retention";
+import { parseRetentionAge } from "../../../packages/core/src/retention/index";
 
 /** The soak's knobs: SOAK_MINUTES (30), SOAK_RATE (episodes/s, 50), SOAK_RETENTION (5m). */
 export function readSoakEnv(source: NodeJS.ProcessEnv = process.env) {

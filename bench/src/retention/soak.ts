@@ -5,7 +5,7 @@
 // Starts its own PostgreSQL (embedded, temp dir) and one worker in this process; prints one JSON
 // line per minute and a Markdown table at the end.
 import { createClient, runWorker } from "@cyclium/core";
-import { DEFAULT_RETENTION_POLICY } from "@cyclium/core/retention";
+import { DEFAULT_RETENTION_POLICY } from "../../../packages/core/src/retention/index";
 import { startPrivateTestServer } from "@cyclium/db/testing";
 import pg from "pg";
 import { readSoakEnv } from "./env";

@@ -4,7 +4,7 @@
  * receive, reports progress every 100 ms, and on `sweep` runs one recovery sweep.
  */
 import { runWorker } from "@cyclium/core";
-import { recoveryExtension } from "@cyclium/core/recovery";
+import { recoveryExtension } from "@cyclium/core/worker";
 import pg from "pg";
 import type { ChildMessage, ParentMessage, ScaleProgress, ScaleRole } from "../child/protocol";
 import { scaleDeployment } from "./scale-deployment";

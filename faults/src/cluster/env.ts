@@ -1,4 +1,4 @@
-import { ZDatabaseUrl } from "@cyclium/core/config";
+import { ZDatabaseUrl } from "@cyclium/core/worker";
 import { z } from "zod";
 
 const ZPositiveInt = z.coerce.number().int().positive();

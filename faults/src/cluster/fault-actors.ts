@@ -1,4 +1,4 @@
-import { defineActor, type ActorDefinition } from "@cyclium/core/actors";
+import { defineActor, type ActorDefinition } from "@cyclium/core";
 import type { HistoryWriter } from "../history/history-writer";
 import { recordedStrategy } from "./recorded-strategy";
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { isCycliumError } from "@cyclium/core/errors";
-import type { ActorHost } from "@cyclium/core/runtime";
+import { isCycliumError } from "@cyclium/core";
+import type { ActorHost } from "@cyclium/core/testing";
 import type { HistoryWriter } from "../history/history-writer";
 import type { FireBatchResult, TFireBatch } from "./commands";
 import { ACTORS, WORK_EXPECTATION } from "./fault-actors";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { done, next, type Strategy } from "@cyclium/core/actors";
+import { done, next, type Strategy } from "@cyclium/core";
 import { z } from "zod";
 import type { HistoryWriter } from "../history/history-writer";
 

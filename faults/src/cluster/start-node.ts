@@ -1,5 +1,9 @@
-import { createCycliumNode, type CycliumNode, type NodeExtension } from "@cyclium/core/nodes";
-import { Telemetry } from "@cyclium/core/telemetry";
+import {
+  createCycliumNode,
+  type CycliumNode,
+  type NodeExtension,
+  Telemetry,
+} from "@cyclium/core/worker";
 import pg from "pg";
 import { pino } from "pino";
 import { HistoryWriter } from "../history/history-writer";

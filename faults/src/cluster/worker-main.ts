@@ -1,7 +1,7 @@
 // A worker of the suite's cluster: a full-mode Cyclium node (actors, the trigger request poller,
 // recovery) running the recorded test actors, driven over stdin by the orchestrator and killed,
 // paused or cut off by it with real signals and a real proxy.
-import { recoveryExtension } from "@cyclium/core/recovery";
+import { recoveryExtension } from "@cyclium/core/worker";
 import { emit, runCommandLoop } from "./command-loop";
 import { readNodeEnv } from "./env";
 import { PROBE_TOPIC } from "./fault-actors";

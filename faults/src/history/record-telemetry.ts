@@ -1,4 +1,4 @@
-import type { Telemetry, TelemetryEvent, TelemetryEventName } from "@cyclium/core/telemetry";
+import type { Telemetry, TelemetryEvent, TelemetryEventName } from "@cyclium/core/worker";
 import type { HistoryWriter } from "./history-writer";
 
 const CLAIM_EVENTS = {

@@ -33,7 +33,8 @@ async function operatorFires(run: ScenarioRun, keys: number): Promise<number> {
 /**
  * Scenario 6: one event published 1,000 times over (each event reaches all five nodes, each node's
  * event trigger fires it), operator fires of the same keys from every node at once, and, in the
- * full run, both aligned on a minute boundary where every node's cron timer fires the same window.
+ * full run, both aligned on a minute boundary where every node reaches for the same cron window
+ * (one claims its turn; the dedupe key is the net below).
  * Exactly one episode per dedupe key; no jitter (every node inserts at the same instant).
  */
 export const dedupeRace: Scenario = {

@@ -1,9 +1,5 @@
-import {
-  withoutEmptyValues,
-  ZCycliumEnv,
-  ZRetentionEnv,
-  type TRetentionEnv,
-} from "@cyclium/core/config";
+import { withoutEmptyValues, ZRetentionEnv, type TRetentionEnv } from "@cyclium/core/console";
+import { ZCycliumEnv } from "@cyclium/core/worker";
 import type { z } from "zod";
 
 /**

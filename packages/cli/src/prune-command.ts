@@ -1,8 +1,11 @@
 import os from "node:os";
-import { PostgresWorkClaims } from "@cyclium/core/claims";
-import { retentionPolicyFromEnv } from "@cyclium/core/config";
-import { formatRetentionAge, runPruner } from "@cyclium/core/retention";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import {
+  PostgresWorkClaims,
+  retentionPolicyFromEnv,
+  formatRetentionAge,
+  runPruner,
+} from "@cyclium/core/console";
+import { silentLogger, Telemetry } from "@cyclium/core/worker";
 import pg from "pg";
 import { readPruneEnv } from "./env";
 import { withDatabase } from "./with-database";

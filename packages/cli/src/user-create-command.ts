@@ -1,15 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { hostname, userInfo } from "node:os";
-import { insertAuditEntry } from "@cyclium/core/audit";
 import {
+  insertAuditEntry,
   insertUser,
   passwordProblem,
   USER_ROLES,
   ZUserEmail,
   type UserRole,
-} from "@cyclium/core/users";
+} from "@cyclium/core/console";
 import pg from "pg";
 import { UsageError } from "./env";
+import { hashPassword } from "./password-hash";
 import { withDatabase } from "./with-database";
 
 export interface UserCreateArgs {
@@ -40,7 +41,7 @@ export async function userCreateCommand(
   const piped = io.stdin.isTTY ? "" : await readAll(io.stdin);
   // One trailing newline is how `echo` and most pipes end a line; it is not part of the password.
   const given = piped.replace(/\r?\n$/, "");
-  // The console's rule (core users/password-policy.ts): length, then strength against common
+  // The console's rule (core console/users/password-policy.ts): length, then strength against common
   // passwords and the account's own email and name.
   const problem = given === "" ? null : passwordProblem(given, [email, args.name ?? ""]);
   if (problem !== null) throw new UsageError(`password (stdin): ${problem}`);
@@ -48,7 +49,11 @@ export async function userCreateCommand(
   await withDatabase(io.log, async (url) => {
     const pool = new pg.Pool({ connectionString: url, max: 1 });
     try {
-      const result = await insertUser({ email, name: args.name ?? email, password, role }, pool);
+      const passwordHash = await hashPassword(password);
+      const result = await insertUser(
+        { email, name: args.name ?? email, passwordHash, role },
+        pool,
+      );
       if (result.kind === "conflict") {
         throw new UsageError(`A user with the email ${email} already exists.`);
       }

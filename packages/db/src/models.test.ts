@@ -19,6 +19,7 @@ describe("the generated row types", () => {
     expectTypeOf<Rows.WorkflowInstanceModel>().toEqualTypeOf<Prisma.WorkflowInstanceModel>();
     expectTypeOf<Rows.TriggerModel>().toEqualTypeOf<Prisma.TriggerModel>();
     expectTypeOf<Rows.TriggerFiringModel>().toEqualTypeOf<Prisma.TriggerFiringModel>();
+    expectTypeOf<Rows.ExpectationTurnModel>().toEqualTypeOf<Prisma.ExpectationTurnModel>();
     expectTypeOf<Rows.ModeOverrideModel>().toEqualTypeOf<Prisma.ModeOverrideModel>();
     expectTypeOf<Rows.ConcurrencyOverrideModel>().toEqualTypeOf<Prisma.ConcurrencyOverrideModel>();
     expectTypeOf<Rows.NodeModel>().toEqualTypeOf<Prisma.NodeModel>();

@@ -1,4 +1,4 @@
-import { done, next, type Strategy } from "@cyclium/core/actors";
+import { done, next, type Strategy } from "@cyclium/core";
 import { listResources } from "./list-resources";
 import { NEAR_LIMIT_RATIO, ZAdvisorInput, type Resource } from "./resource";
 

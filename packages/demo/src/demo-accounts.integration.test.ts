@@ -1,4 +1,6 @@
-import { findUserCredentials, verifyPassword } from "@cyclium/core/users";
+import { findUserCredentials } from "@cyclium/core/console";
+// The console's hash (the demo package does not depend on argon2; `pnpm start` passes it in).
+import { hashPassword, verifyPassword } from "../../../apps/web/src/server/auth/password-hash";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -32,7 +34,7 @@ async function check(email: string, password: string) {
 
 describe("the demo accounts (pnpm start)", () => {
   it("creates the demo operator and admin with the printed passwords", async () => {
-    const accounts = await ensureDemoAccountsAt(database.url);
+    const accounts = await ensureDemoAccountsAt(database.url, hashPassword);
     expect(accounts.admin.email).toBe(DEMO_ADMIN_EMAIL);
     expect(accounts.operator.email).toBe(DEMO_OPERATOR_EMAIL);
     for (const [role, account] of Object.entries(accounts)) {
@@ -46,8 +48,8 @@ describe("the demo accounts (pnpm start)", () => {
   });
 
   it("gives the operator a new password on every start, which replaces the last", async () => {
-    const first = await ensureDemoOperator(database.pool);
-    const second = await ensureDemoOperator(database.pool);
+    const first = await ensureDemoOperator(database.pool, hashPassword);
+    const second = await ensureDemoOperator(database.pool, hashPassword);
     expect(second.email).toBe(DEMO_OPERATOR_EMAIL);
     expect(second.password).not.toBe(first.password);
     await expect(check(DEMO_OPERATOR_EMAIL, first.password)).resolves.toMatchObject({

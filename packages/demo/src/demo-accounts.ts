@@ -1,11 +1,13 @@
 // The accounts `pnpm start` prints so a first-time user can sign in to the demo's console.
-import { generateSecretToken } from "@cyclium/core/console-auth";
-import type { Queryable } from "@cyclium/core/db";
-import { ensureUser } from "@cyclium/core/users";
+import { generateSecretToken, ensureUser } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core";
 import pg from "pg";
 
 export const DEMO_OPERATOR_EMAIL = "operator@cyclium.local";
 export const DEMO_ADMIN_EMAIL = "admin@cyclium.local";
+
+/** The console's password hash (apps/web's password-hash.ts): the demo does not install argon2. */
+export type HashPassword = (password: string) => Promise<string>;
 
 /**
  * The account `pnpm start` prints so a first-time user can sign in. A fresh random password on
@@ -13,13 +15,14 @@ export const DEMO_ADMIN_EMAIL = "admin@cyclium.local";
  */
 export async function ensureDemoOperator(
   db: Queryable,
+  hashPassword: HashPassword,
 ): Promise<{ email: string; password: string }> {
   const password = generateSecretToken().slice(0, 20);
   await ensureUser({
     db,
     email: DEMO_OPERATOR_EMAIL,
     name: "Demo operator",
-    password,
+    passwordHash: await hashPassword(password),
     role: "operator",
   });
   return { email: DEMO_OPERATOR_EMAIL, password };
@@ -29,20 +32,35 @@ export async function ensureDemoOperator(
  * The demo admin, fresh password on every start like the operator: without an admin no one could
  * create a viewer or an API token, and REST would be unusable out of the box.
  */
-export async function ensureDemoAdmin(db: Queryable): Promise<{ email: string; password: string }> {
+export async function ensureDemoAdmin(
+  db: Queryable,
+  hashPassword: HashPassword,
+): Promise<{ email: string; password: string }> {
   const password = generateSecretToken().slice(0, 20);
-  await ensureUser({ db, email: DEMO_ADMIN_EMAIL, name: "Demo admin", password, role: "admin" });
+  await ensureUser({
+    db,
+    email: DEMO_ADMIN_EMAIL,
+    name: "Demo admin",
+    passwordHash: await hashPassword(password),
+    role: "admin",
+  });
   return { email: DEMO_ADMIN_EMAIL, password };
 }
 
 /** `pnpm start`'s two demo accounts: the operator and the admin, each with a fresh password. */
-export async function ensureDemoAccountsAt(databaseUrl: string): Promise<{
+export async function ensureDemoAccountsAt(
+  databaseUrl: string,
+  hashPassword: HashPassword,
+): Promise<{
   operator: { email: string; password: string };
   admin: { email: string; password: string };
 }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    return { operator: await ensureDemoOperator(pool), admin: await ensureDemoAdmin(pool) };
+    return {
+      operator: await ensureDemoOperator(pool, hashPassword),
+      admin: await ensureDemoAdmin(pool, hashPassword),
+    };
   } finally {
     await pool.end();
   }

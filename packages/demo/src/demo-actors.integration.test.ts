@@ -1,5 +1,4 @@
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { demoActors, demoStrategies } from "./demo-actors";

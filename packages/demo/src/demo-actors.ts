@@ -1,4 +1,4 @@
-import { defineActor, type ActorDefinition, type AnyStrategy } from "@cyclium/core/actors";
+import { defineActor, type ActorDefinition, type AnyStrategy } from "@cyclium/core";
 import { advisorStrategy } from "./advisor-strategy";
 import { limitCheckStrategy } from "./limit-check-strategy";
 import { RESOURCE_UPDATED_TOPIC, ZAdvisorInput, ZResourceUpdated } from "./resource";

@@ -1,6 +1,4 @@
-import { defineDeployment, type Deployment } from "@cyclium/core/deployment";
-import { defineTrigger } from "@cyclium/core/triggers";
-import { defineWorkflow } from "@cyclium/core/workflows";
+import { defineDeployment, type Deployment, defineTrigger, defineWorkflow } from "@cyclium/core";
 import { createDemoActors, demoStrategies } from "./demo-actors";
 
 /** The demo's workflow: a capacity survey, then a fresh limit check of the primary database. */

@@ -1,4 +1,4 @@
-import { withoutEmptyValues } from "@cyclium/core/config";
+import { withoutEmptyValues } from "@cyclium/core/console";
 import { z } from "zod";
 
 // The demo's own schedules, read where the deployment is loaded (worker, console, CLI): test

@@ -1,5 +1,5 @@
-import { done, type Strategy } from "@cyclium/core/actors";
-import { assertNever } from "@cyclium/core/errors";
+import { done, type Strategy } from "@cyclium/core";
+import { assertNever } from "@cyclium/core/console";
 import { CRITICAL_RATIO, ZResourceUpdated } from "./resource";
 import { loadResource } from "./load-resource";
 

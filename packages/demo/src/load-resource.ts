@@ -1,4 +1,4 @@
-import type { Queryable } from "@cyclium/core/db";
+import type { Queryable } from "@cyclium/core";
 import { RESOURCE_COLUMNS, toResource, type Resource, type ResourceRow } from "./resource";
 
 export async function loadResource(id: string, db: Queryable): Promise<Resource | undefined> {

@@ -1,5 +1,5 @@
-import type { Bus } from "@cyclium/core/bus";
-import type { Queryable } from "@cyclium/core/db";
+import type { Bus } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core";
 import {
   RESOURCE_COLUMNS,
   RESOURCE_UPDATED_TOPIC,

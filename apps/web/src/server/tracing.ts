@@ -2,7 +2,7 @@
 // core's spans (a fire, its trigger request, the console node's sweeps and trigger firings) go
 // to the provider registered here, and the worker continues each fire's trace from the context
 // stored with its request. Off unless an OTEL_* variable asks for traces.
-import { tracingExporterFromEnv, type TTracingEnv } from "@cyclium/core/config";
+import { tracingExporterFromEnv, type TTracingEnv } from "@cyclium/core/console";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import {
   defaultResource,

@@ -1,10 +1,13 @@
 // A team's deployment whose work fails, loaded by path (CYCLIUM_DEPLOYMENT) by the failure
 // visibility test: a strategy that throws, a workflow running it, and a poll trigger that wants
 // to fire that workflow on every turn (the loop of issue 31).
-import { defineActor, type Strategy } from "@cyclium/core/actors";
-import { defineDeployment } from "@cyclium/core/deployment";
-import { defineTrigger } from "@cyclium/core/triggers";
-import { defineWorkflow } from "@cyclium/core/workflows";
+import {
+  defineActor,
+  type Strategy,
+  defineDeployment,
+  defineTrigger,
+  defineWorkflow,
+} from "@cyclium/core";
 
 export const FAILING_ACTOR = "ledger";
 export const FAILING_EXPECTATION = "post";

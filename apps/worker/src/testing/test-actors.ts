@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { defineActor, done, next, type AnyStrategy, type Strategy } from "@cyclium/core/actors";
-import { noopStrategy, stepsStrategy } from "@cyclium/core/runtime/testing";
+import { defineActor, done, next, type AnyStrategy, type Strategy } from "@cyclium/core";
+import { noopStrategy, stepsStrategy } from "@cyclium/core/testing";
 
 interface CheckpointedState {
   done: number;

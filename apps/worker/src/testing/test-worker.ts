@@ -1,7 +1,7 @@
 // Entry point of the worker processes the multi-process tests spawn: the real worker (same env
 // validation, node wiring, HTTP and signal handling) with the test actors added to the
 // deployment CYCLIUM_DEPLOYMENT names.
-import { defineDeployment, loadDeployment } from "@cyclium/core/deployment";
+import { defineDeployment, loadDeployment } from "@cyclium/core";
 import { readWorkerEnv, runWorker } from "@cyclium/core/worker";
 import { testActors, testStrategies } from "./test-actors";
 

@@ -1,6 +1,5 @@
-import { defineActor, done, type Strategy } from "@cyclium/core/actors";
-import { createCycliumNode } from "@cyclium/core/nodes";
-import { Telemetry, type Logger } from "@cyclium/core/telemetry";
+import { defineActor, done, type Strategy, type Logger } from "@cyclium/core";
+import { createCycliumNode, Telemetry } from "@cyclium/core/worker";
 import pg from "pg";
 import { itemOf, type Consumer, type ConsumerOptions } from "../consumer";
 import { reportToStderr } from "../stderr-logger";

@@ -1,5 +1,4 @@
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
-import { DeferredRunner } from "@cyclium/core/trigger-requests";
+import { silentLogger, Telemetry, DeferredRunner } from "@cyclium/core/worker";
 import { migrate, migrationsDir } from "@cyclium/db";
 import pg from "pg";
 import { payloadOf } from "../payload";

@@ -1,13 +1,13 @@
-import { PgBus } from "@cyclium/core/bus";
-import { claimKeyOf } from "@cyclium/core/claims";
+import { PgBus } from "../../../../packages/core/src/bus/index";
+import { claimKeyOf } from "../../../../packages/core/src/claims/index";
 import {
   EPISODE_EVENT_TOPICS,
   endEpisodes,
   episodeEvent,
   startEpisodes,
   type EpisodeEnd,
-} from "@cyclium/core/episodes";
-import { claimTriggerRequests } from "@cyclium/core/trigger-requests";
+} from "../../../../packages/core/src/episodes/index";
+import { claimTriggerRequests } from "../../../../packages/core/src/trigger-requests/index";
 import pg from "pg";
 import { itemOf, type Consumer, type ConsumerOptions } from "../consumer";
 import { reportToStderr } from "../stderr-logger";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZRecoveryPolicy, type RecoveryPolicy } from "../recovery/recovery-policy";
+import { ZRecoveryPolicy, type RecoveryPolicy } from "./recovery-policy";
 import { isStrategy, type AnyStrategy } from "./strategy";
 import { ZTrigger, type Trigger, type TriggerInput } from "./trigger";
 

@@ -1,6 +1,6 @@
 import { CycliumError } from "../errors/index";
 import { silentLogger, type Logger } from "../telemetry/index";
-import type { RecoveryPolicy } from "../recovery/recovery-policy";
+import type { RecoveryPolicy } from "./recovery-policy";
 import {
   findExpectation,
   type ActorDefinition,

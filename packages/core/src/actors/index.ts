@@ -28,12 +28,9 @@ export {
   type RetryInput,
   type StrategyRef,
 } from "./actor-definition";
-// What recovery does with an orphaned episode of an expectation: declared by recovery.
-export {
-  RECOVERY_POLICIES,
-  ZRecoveryPolicy,
-  type RecoveryPolicy,
-} from "../recovery/recovery-policy";
+// What recovery does with an orphaned episode of an expectation (an expectation field that
+// recovery reads: declared here, below recovery).
+export { RECOVERY_POLICIES, ZRecoveryPolicy, type RecoveryPolicy } from "./recovery-policy";
 export {
   defineActor,
   parseActorDefinition,

@@ -46,6 +46,67 @@ export function loadCoreModules(root: string): CoreModules {
   return { root, files, program: ts.createProgram(files, COMPILER_OPTIONS, host) };
 }
 
+/** Core's source files, tests included. */
+export function listCoreFilesWithTests(root: string): string[] {
+  return listSourceFiles(root);
+}
+
+/**
+ * Arrows between core's folders (first path segment under its root): `from>to` with the files
+ * that make each. Test support is left out: tests, files under a `testing/` folder and fixtures
+ * only tests import assemble real pieces from every floor, as tests do.
+ */
+export function folderArrows(root: string): Map<string, string[]> {
+  const withTests = runtimeImportGraph(listCoreFilesWithTests(root), { withTypeImports: true });
+  const importedBy = new Map<string, string[]>();
+  for (const [file, targets] of withTests) {
+    for (const target of targets) importedBy.set(target, [...(importedBy.get(target) ?? []), file]);
+  }
+  const isTestSupport = (file: string): boolean => {
+    if (IS_TEST.test(file) || file.split(path.sep).includes("testing")) return true;
+    const importers = importedBy.get(file) ?? [];
+    return importers.length > 0 && importers.every((importer) => IS_TEST.test(importer));
+  };
+  const folderOf = (file: string): string => path.relative(root, file).split(path.sep)[0] ?? "";
+  const arrows = new Map<string, string[]>();
+  for (const [file, targets] of withTests) {
+    if (isTestSupport(file)) continue;
+    for (const target of targets) {
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (from === to || from.endsWith(".ts") || to.endsWith(".ts")) continue;
+      const key = `${from}>${to}`;
+      arrows.set(key, [
+        ...(arrows.get(key) ?? []),
+        `${path.relative(root, file)} -> ${path.relative(root, target)}`,
+      ]);
+    }
+  }
+  return arrows;
+}
+
+/** The folders that import each other, each pair once, with the files that make both arrows. */
+export function mutualFolderImports(root: string): { pair: [string, string]; why: string[] }[] {
+  const arrows = folderArrows(root);
+  const pairs: { pair: [string, string]; why: string[] }[] = [];
+  for (const [key, why] of arrows) {
+    const [from = "", to = ""] = key.split(">");
+    const back = arrows.get(`${to}>${from}`);
+    if (from < to && back !== undefined) pairs.push({ pair: [from, to], why: [...why, ...back] });
+  }
+  return pairs.sort((a, b) => a.pair.join().localeCompare(b.pair.join()));
+}
+
+/** Circles of folders of any length (a pair is the shortest), each as its folders, sorted. */
+export function folderCycles(root: string): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const key of folderArrows(root).keys()) {
+    const [from = "", to = ""] = key.split(">");
+    graph.set(from, [...(graph.get(from) ?? []), to]);
+    if (!graph.has(to)) graph.set(to, []);
+  }
+  return importCycles(graph);
+}
+
 function listSourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,5 +1,5 @@
 import { CycliumError } from "../errors/index";
-import { MAX_NODE_IDENTITY_LENGTH } from "../nodes/node-identity";
+import { MAX_NODE_IDENTITY_LENGTH } from "../scope/index";
 import { MAX_DEDUPE_KEY_LENGTH } from "./work-claims";
 
 /**

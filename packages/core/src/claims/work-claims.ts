@@ -109,7 +109,7 @@ export interface ReclaimExpiredResult {
 
 /**
  * Lease-based exclusive ownership of a piece of work (SPEC section 4): the contract every claim
- * adapter implements, checked by `describeWorkClaimsConformance` (`@cyclium/core/claims/testing`)
+ * adapter implements, checked by `describeWorkClaimsConformance` (`@cyclium/core/testing`)
  * and described for adapter authors in docs/work-claims.md.
  *
  * - `acquire` is atomic: of concurrent acquirers of one key exactly one gets `ok`. It takes over a

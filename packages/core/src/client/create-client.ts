@@ -7,13 +7,13 @@ import {
   cancelEpisode,
   findLiveEpisodeId,
   loadEpisode,
-  retryEpisode,
   type Episode,
   type ArchiveEpisodeResult,
   type CancelEpisodeResult,
   type RetryEpisodeResult,
 } from "../episodes/index";
 import { isCycliumError } from "../errors/index";
+import { retryEpisode } from "../retries/index";
 import { fireDedupeKey, parseFireRequest } from "../runtime/index";
 import { defaultTelemetry, silentLogger, type Logger } from "../telemetry/index";
 import {

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/index";
-import { countEpisodesByStatus, type EpisodeStatusCounts } from "../episodes/queries/index";
+import { countEpisodesByStatus, type EpisodeStatusCounts } from "./episodes/index";
 import { LIVE_NODE_WINDOW_SECONDS, listLiveNodes, type LiveNode } from "../nodes/queries/index";
 
 export interface OverviewStats {

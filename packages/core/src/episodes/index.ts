@@ -51,18 +51,8 @@ export {
 export {
   archiveEpisode,
   archiveEpisodes,
-  BULK_BATCH_SIZE,
-  BULK_ELIGIBLE_STATUSES,
-  previewBulkEpisodeCommand,
-  runBulkEpisodeCommand,
-  type BulkEpisodeCommand,
-  type BulkEpisodeCommandKind,
-  type BulkEpisodeCommandOutcome,
-  type RunBulkEpisodeCommandOptions,
   cancelEpisode,
   cancelEpisodes,
-  retryEpisode,
-  retryEpisodes,
   type ArchiveEpisodeOptions,
   type ArchiveEpisodeResult,
   type ArchiveEpisodesOptions,
@@ -70,9 +60,7 @@ export {
   type CancelEpisodeResult,
   type CancelEpisodesOptions,
   type EpisodeCommandResult,
-  type RetryEpisodeOptions,
   type RetryEpisodeResult,
-  type RetryEpisodesOptions,
 } from "./commands/index";
 export {
   EPISODE_CANCELLED_TOPIC,

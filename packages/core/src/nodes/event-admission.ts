@@ -1,13 +1,9 @@
 /**
  * How many bus events one node works on at once (gates, jitter, the episode insert). NOTIFY
- * cannot be slowed down, so a burst arrives whole; without a bound every event became a pending
- * fire at once, each holding its insert, promise chain and parameters in the pool's queue: 100,000
- * events to one actor peaked at 1,135 MB RSS (`pnpm bench --burst`, ~6 KB per waiting fire).
- * 64 rather than 256: each fire in flight lives through its 0-200 ms jitter and its turn on the
- * pool, long enough for its garbage to be promoted to V8's old generation, which V8 collects
- * lazily on a large host. With 256 the burst peaked at 334-350 MB RSS (live heap under 50 MB);
- * with 64 at 243 MB, the accept ran at ~430 instead of ~850 episodes/s, and the two slots drained
- * faster meanwhile (fewer inserts competing for the pool), so the burst as a whole was not slower.
+ * cannot be slowed down, so a burst arrives whole; unbounded, every event became a pending fire
+ * at once. With 64, a burst of 100,000 events peaked at 243 MB RSS instead of 1,135 MB
+ * (`pnpm bench --burst`; the runs with 256 and why fewer is not slower: docs/benchmarks.md,
+ * "Burst").
  */
 export const DEFAULT_EVENTS_IN_FLIGHT = 64;
 

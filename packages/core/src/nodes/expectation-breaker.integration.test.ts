@@ -17,7 +17,7 @@ import { silentLogger, Telemetry, type TelemetryEvent } from "../telemetry/index
 import { ExpectationTriggers } from "./expectation-triggers";
 
 // Issue 20: the circuit breaker guards a schedule (cron) expectation too, with Cyclium's
-// defaults unless configured. Two nodes run the same cron timer on one bus; the timers read a
+// defaults unless configured. Two nodes run the same cron turns on one bus; the turns read a
 // clock that a test moves to 300 ms before a minute boundary, so each cron window fires right
 // after a phase starts instead of once a minute.
 let db: TestDatabase;

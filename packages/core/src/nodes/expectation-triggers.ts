@@ -12,9 +12,13 @@ import {
   type TFireRequest,
 } from "../runtime/index";
 import { defaultTelemetry, type Logger, type Telemetry } from "../telemetry/index";
+import {
+  PollTurns,
+  PostgresExpectationTurns,
+  ScheduleTurns,
+  type ExpectationTurnStore,
+} from "../turns/index";
 import { EventAdmission } from "./event-admission";
-import { PollTimer } from "./poll-timer";
-import { ScheduleTimer } from "./schedule-timer";
 
 export interface ExpectationTriggersOptions {
   registry: ActorRegistry;
@@ -27,8 +31,10 @@ export interface ExpectationTriggersOptions {
   env?: string | null;
   /** Owner of a breaker rejection's claim (one `circuit_breaker.rejected` per occurrence). */
   nodeIdentity?: string;
-  /** The clock schedule timers read (ms since the epoch); tests move it to the next window. */
+  /** The clock schedule and poll turns are planned on (ms since the epoch); tests move it. */
   now?: () => number;
+  /** Where schedule and poll turns are claimed; default `cyclium_expectation_turns` on `db`. */
+  turns?: ExpectationTurnStore;
   telemetry?: Telemetry;
   logger: Logger;
   /** Bus events worked on at once (see event-admission.ts); default 256. */
@@ -36,19 +42,23 @@ export interface ExpectationTriggersOptions {
 }
 
 /**
- * Starts every hosted expectation's trigger — bus subscriptions for events, cron timers for
- * schedules, interval timers for polls — and restarts an actor's triggers when its definition
- * changes (dynamic actors). All nodes run the same triggers; dedupe keys make one episode of each
- * firing. A trigger whose actor is `disabled` here does not fire (SPEC section 6).
+ * Starts every hosted expectation's trigger — bus subscriptions for events, claimed turns for
+ * schedules and polls (the mechanism of deployment triggers, triggers/expectation-turns.ts) —
+ * and restarts an actor's triggers when its definition changes (dynamic actors). Every node
+ * receives every event and dedupe keys make one episode of each; a schedule window or a poll
+ * interval is run by the one node that claims its turn. A trigger whose actor is `disabled` here
+ * does not fire (SPEC section 6).
  */
 export class ExpectationTriggers {
   readonly #o: ExpectationTriggersOptions;
   readonly #stops = new Map<string, (() => void)[]>();
   readonly #admission: EventAdmission<string>;
+  readonly #turns: ExpectationTurnStore;
   #offRegistry: (() => void) | undefined;
 
   constructor(options: ExpectationTriggersOptions) {
     this.#o = options;
+    this.#turns = options.turns ?? new PostgresExpectationTurns(options.db);
     this.#admission = new EventAdmission(options.eventsInFlight, (err: unknown) =>
       options.logger.error({ err }, "event trigger failed"),
     );
@@ -142,12 +152,18 @@ export class ExpectationTriggers {
       });
       return [unsubscribe, () => gate.stop()];
     }
+    const turns = {
+      key: { actorId, expectationId, env: this.#o.env ?? null },
+      store: this.#turns,
+      logger: this.#o.logger,
+      isActive: active,
+      now: this.#o.now,
+    };
     if ("schedule" in trigger) {
-      const timer = new ScheduleTimer({
+      const timer = new ScheduleTurns({
+        ...turns,
         schedule: trigger.schedule,
         timezone: trigger.timezone,
-        logger: this.#o.logger,
-        ...(this.#o.now === undefined ? {} : { now: this.#o.now }),
         onFire: async (scheduledAt) => {
           if (!active()) return;
           const input = { scheduledAt: scheduledAt.toISOString() };
@@ -158,12 +174,11 @@ export class ExpectationTriggers {
       return [() => timer.stop()];
     }
     if ("poll" in trigger) {
-      const timer = new PollTimer({
+      const timer = new PollTurns({
+        ...turns,
         poll: trigger.poll,
         intervalMs: trigger.intervalMs,
         db: this.#o.db,
-        logger: this.#o.logger,
-        isActive: active,
         onFire: async (context) => {
           await fire({
             actorId,

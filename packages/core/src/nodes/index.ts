@@ -10,24 +10,15 @@ export {
   type MarkNodeStoppedOptions,
   type MarkNodeStoppedResult,
 } from "./mark-node-stopped";
-export { listNodes, DEFAULT_LIVE_WITHIN_MS, type ListNodesOptions } from "./list-nodes";
-export {
-  listRegisteredStrategies,
-  type ListRegisteredStrategiesOptions,
-  type RegisteredStrategy,
-} from "./list-registered-strategies";
+export { listNodes, type ListNodesOptions } from "./list-nodes";
+export { DEFAULT_LIVE_WITHIN_MS, MAX_NODE_IDENTITY_LENGTH } from "../scope/index";
 export {
   NodeHeartbeat,
   DEFAULT_NODE_HEARTBEAT_MS,
   NODE_MODES_APPLIED_TOPIC,
   type NodeHeartbeatOptions,
 } from "./node-heartbeat";
-export {
-  MAX_NODE_IDENTITY_LENGTH,
-  processNodeIdentity,
-  resolveNodeIdentity,
-  type NodeIdentitySource,
-} from "./node-identity";
+export { processNodeIdentity, resolveNodeIdentity, type NodeIdentitySource } from "./node-identity";
 export {
   createCycliumNode,
   type CycliumNode,
@@ -39,5 +30,11 @@ export {
   type ClaimsExpiryExtensionOptions,
 } from "./claims-expiry-extension";
 export { ExpectationTriggers, type ExpectationTriggersOptions } from "./expectation-triggers";
-export { ScheduleTimer, type ScheduleTimerOptions } from "./schedule-timer";
-export { PollTimer, type PollTimerOptions } from "./poll-timer";
+// The node extensions of recovery and workflows: they plug those concepts into a node, so they
+// sit with the node (as the claims expiry does), above recovery/ and workflows/.
+export {
+  recoveryExtension,
+  type RecoveryExtension,
+  type RecoveryExtensionOptions,
+} from "./recovery-extension";
+export { workflowExtension, type WorkflowExtension } from "./workflow-extension";

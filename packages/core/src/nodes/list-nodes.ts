@@ -1,9 +1,7 @@
 import type { Queryable } from "../db/index";
+import { DEFAULT_LIVE_WITHIN_MS } from "../scope/index";
 import type { NodeKind, NodeRecord } from "./node";
 import { NODE_COLUMNS, toNodeRecord } from "./node-row";
-
-/** Three missed 5-second heartbeats before a node counts as gone. */
-export const DEFAULT_LIVE_WITHIN_MS = 15_000;
 
 export interface ListNodesOptions {
   db: Queryable;

@@ -1,15 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { CycliumError } from "../errors/index";
+import { MAX_NODE_IDENTITY_LENGTH } from "../scope/index";
 
 /**
  * Where a node's identity comes from: a static value (`CYCLIUM_NODE_IDENTITY`), a resolver the
  * host app supplies, or nothing, in which case the process makes up one of its own.
  */
 export type NodeIdentitySource = string | (() => string) | null | undefined;
-
-/** `cyclium_work_claims.owner_node` and every other identity column are VARCHAR(255). */
-export const MAX_NODE_IDENTITY_LENGTH = 255;
 
 let processIdentity: string | undefined;
 

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/index";
 import { scopeSql, SqlParams, type NodeScope } from "../scope/index";
-import type { OrphanedEpisode } from "./recovery-policy";
+import type { OrphanedEpisode } from "../actors/recovery-policy";
 import type { EpisodeRow } from "../episodes/episode-row";
 
 export interface FindStaleEpisodesOptions {

@@ -24,18 +24,13 @@ export {
   type RecoveryPolicy,
   type RecoveryPolicySource,
   type ResolveRecoveryPolicy,
-} from "./recovery-policy";
+} from "../actors/recovery-policy";
 export type { RecoveryTarget } from "./recovery-target";
 export {
   adoptAbandonedEpisodes,
   DEFAULT_NODE_SILENCE_MS,
   type AdoptAbandonedEpisodesOptions,
 } from "./adopt-abandoned-episodes";
-export {
-  recoveryExtension,
-  type RecoveryExtension,
-  type RecoveryExtensionOptions,
-} from "./recovery-extension";
 export {
   startRecoveryTimer,
   type RecoveryTimer,

@@ -3,7 +3,7 @@ import {
   type StoredAgentDefinition,
 } from "../actors/definitions/agent-definition";
 import { findExpectation } from "../actors/actor-definition";
-import type { RecoveryPolicy } from "./recovery-policy";
+import type { RecoveryPolicy } from "../actors/recovery-policy";
 
 /**
  * The policy of `expectationId` in one enabled `cyclium_agent_definitions` row, read through the

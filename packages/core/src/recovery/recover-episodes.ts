@@ -3,7 +3,7 @@ import { withTransaction, type Connectable, type Queryable } from "../db/index";
 import type { Logger } from "../telemetry/index";
 import { claimEpisodesForRecovery } from "./claim-episodes-for-recovery";
 import { failOrphanedEpisodes } from "./fail-orphaned-episodes";
-import type { OrphanedEpisode, RecoveryPolicy } from "./recovery-policy";
+import type { OrphanedEpisode, RecoveryPolicy } from "../actors/recovery-policy";
 import { releaseRecoveryClaims } from "./release-recovery-claims";
 import type { RecoveryDecision } from "./resolve-recovery-policies";
 import { restartRecoveredEpisodes } from "./restart-recovered-episodes";
@@ -51,13 +51,8 @@ export interface RecoverBatchOptions {
  * the episode pending for good. And no orphan is left `recovering` by a node that died between
  * claim and policy.
  *
- * Measured with bench/recovery-bench.ts (10,000 orphans, work claims, a busy 2-core box): one
- * orphan per transaction (seven statements each) recovered 250 episodes/s; batches of 25 with the
- * work claims acquired and released one by one (two statements per orphan, five per batch)
- * 540/s. Then, on the same box at load 8-10, before and after the batch callbacks (four to six
- * statements per batch whatever its size, plus BEGIN and COMMIT) and batches of up to 100
- * (recovery-sweep.ts): 1 node 18.3 s -> 2.1 s, 4 nodes in one process 9.9 s -> 2.5 s, 4 node
- * processes 14.6 s -> 3.8 s; without the gate, 1 node 3.7 s -> 0.8 s.
+ * Four to six statements per batch whatever its size: 10,000 orphans with work claims took one
+ * node 2.1 s instead of 18.3 s with a statement per orphan (docs/benchmarks.md, "Recovery sweep").
  */
 export async function recoverBatch(options: RecoverBatchOptions): Promise<RecoveredEpisode[]> {
   const byId = new Map(options.episodes.map((episode) => [episode.id, episode]));

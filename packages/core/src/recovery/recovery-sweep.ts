@@ -16,7 +16,7 @@ import type {
   OrphanedEpisode,
   RecoveryPolicySource,
   ResolveRecoveryPolicy,
-} from "./recovery-policy";
+} from "../actors/recovery-policy";
 import type { RecoveryTarget } from "./recovery-target";
 import { resolveRecoveryPolicies } from "./resolve-recovery-policies";
 import { shuffle } from "./shuffle";

@@ -7,7 +7,7 @@ import {
   type RecoveryPolicy,
   type RecoveryPolicySource,
   type ResolveRecoveryPolicy,
-} from "./recovery-policy";
+} from "../actors/recovery-policy";
 
 export type RecoveryDecision = { policy: "restart" } | { policy: "fail"; reason: OrphanFailReason };
 

@@ -20,13 +20,13 @@ import { listWorkClaims } from "../claims/queries/index";
 import type { Queryable } from "../db/index";
 import { endEpisodes, startEpisodes } from "../episodes/index";
 import { takeQueuedEpisodes } from "../episodes/queued-episodes";
-import { listEpisodes } from "../episodes/queries/index";
+import { listEpisodes } from "../console/episodes/index";
 import { listFindings } from "../findings/queries/index";
 import { adoptAbandonedEpisodes } from "../recovery/index";
 import { findStaleEpisodes } from "../recovery/find-stale-episodes";
 import { seedStaleEpisodes } from "../recovery/testing/index";
 import { claimTriggerRequests } from "../trigger-requests/index";
-import { listTriggerRequests } from "../trigger-requests/queries/index";
+import { listTriggerRequests } from "../console/trigger-requests/index";
 import { claimTriggerTurn } from "../triggers/claim-trigger-turn";
 import { seedFinishedHistory } from "./testing/index";
 

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineActor, done, next, type Strategy } from "../actors/index";
 import { createCycliumNode, type CycliumNode } from "../nodes/index";
-import { recoveryExtension } from "../recovery/index";
+import { recoveryExtension } from "../nodes/index";
 import { stepsStrategy } from "../runtime/testing/index";
 import { silentLogger, Telemetry } from "../telemetry/index";
 import { SPAN_ATTRIBUTES, SPAN_NAMES, TRACER_NAME } from "./index";

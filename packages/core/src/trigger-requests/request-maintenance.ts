@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 // The listing file, not nodes/index: that face also carries createCycliumNode, which runs the poller.
-import { DEFAULT_LIVE_WITHIN_MS } from "../nodes/list-nodes";
+import { DEFAULT_LIVE_WITHIN_MS } from "../scope/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { ageTriggerRequests } from "./age-trigger-requests";
 import { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";

@@ -47,7 +47,7 @@ export {
   type WorkflowStarter,
 } from "./fan-out-firing";
 export { fanOutTargets } from "./subscribers-of";
-export { planCronTurn, planPollTurn, type TriggerTurn } from "./plan-trigger-turn";
+export { planCronTurn, planPollTurn, type TriggerTurn } from "../turns/index";
 export { listTriggers, type ListTriggersResult } from "./list-triggers";
 export { inspectTrigger, type InspectTriggerResult } from "./inspect-trigger";
 export { pauseTrigger, resumeTrigger, type PauseTriggerResult } from "./pause-trigger";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planCronTurn, planPollTurn } from "./plan-trigger-turn";
+import { planCronTurn, planPollTurn } from "../turns/index";
 import {
   defineTrigger,
   type CatchUpPolicy,

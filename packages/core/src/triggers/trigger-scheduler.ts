@@ -7,7 +7,7 @@ import { claimTriggerTurn } from "./claim-trigger-turn";
 import { fanOutFiring, type WorkflowStarter } from "./fan-out-firing";
 import { loadTriggers } from "./load-triggers";
 import { markTriggerFired } from "./mark-trigger-fired";
-import { planCronTurn, planPollTurn, type TriggerTurn } from "./plan-trigger-turn";
+import { planCronTurn, planPollTurn, type TriggerTurn } from "../turns/index";
 import {
   pollDecision,
   TriggerResult,
@@ -108,7 +108,7 @@ export class TriggerScheduler {
       this.#offListener = await listener.listen(TRIGGERS_CHANNEL, () => this.wake());
       this.#offReconnect = listener.onReconnect(() => this.wake());
     }
-    this.#schedule(0);
+    this.#armTick(0);
   }
 
   /** Reads the rows now (after the tick in progress, if any): a trigger changed. */
@@ -119,7 +119,7 @@ export class TriggerScheduler {
       return;
     }
     clearTimeout(this.#timer);
-    this.#schedule(0);
+    this.#armTick(0);
   }
 
   /** Stops ticking and waits for turns in progress. */
@@ -190,7 +190,7 @@ export class TriggerScheduler {
     while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
   }
 
-  #schedule(delayMs: number): void {
+  #armTick(delayMs: number): void {
     if (!this.#running) return;
     this.#timer = setTimeout(() => {
       this.#ticking = true;
@@ -205,7 +205,7 @@ export class TriggerScheduler {
           this.#ticking = false;
           const woken = this.#wakeRequested;
           this.#wakeRequested = false;
-          this.#schedule(woken ? 0 : this.#nextWaitMs());
+          this.#armTick(woken ? 0 : this.#nextWaitMs());
         });
     }, delayMs);
     this.#timer.unref();

@@ -48,7 +48,9 @@ export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
  * Parses the environment; on a bad value prints one line per offending variable, naming it,
  * and exits with code 2 (a configuration error, distinct from a crash).
  */
-export function readWorkerEnv(source: NodeJS.ProcessEnv = process.env): TWorkerEnv {
+export function readWorkerEnv(
+  source: Record<string, string | undefined> = process.env,
+): TWorkerEnv {
   return readEnvOrExit(ZWorkerEnv, source);
 }
 

@@ -2,8 +2,11 @@ import type { Level } from "pino";
 import type { Deployment } from "../deployment/index";
 import type { FindingsExpiryExtensionOptions } from "../findings/index";
 import type { Mode } from "../modes/index";
-import type { ClaimsExpiryExtensionOptions, NodeExtension } from "../nodes/index";
-import type { RecoveryExtensionOptions } from "../recovery/index";
+import type {
+  ClaimsExpiryExtensionOptions,
+  NodeExtension,
+  RecoveryExtensionOptions,
+} from "../nodes/index";
 import type { PrunerExtensionOptions } from "../retention/index";
 
 /** Where runWorker reads its variables: the process's environment, another map, or none. */

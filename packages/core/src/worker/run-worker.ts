@@ -8,16 +8,16 @@ import {
   claimsExpiryExtension,
   createCycliumNode,
   DEFAULT_LIVE_WITHIN_MS,
+  recoveryExtension,
   resolveNodeIdentity,
+  workflowExtension,
   type CycliumNode,
   type NodeExtension,
 } from "../nodes/index";
-import { recoveryExtension } from "../recovery/index";
 import { prunerExtension } from "../retention/index";
 import { createPrometheusExporter, registerClusterGauges, Telemetry } from "../telemetry/index";
 import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../trigger-requests/index";
 import { triggerExtension } from "../triggers/index";
-import { workflowExtension } from "../workflows/index";
 import { resolveWorkerSettings } from "./env";
 import type { RunWorkerOptions } from "./run-worker-settings";
 import { startNodeHttpServer } from "./node-http-server";

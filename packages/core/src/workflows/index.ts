@@ -50,7 +50,6 @@ export {
 export type { WorkflowSnapshot, WorkflowTransition } from "./advance-workflow";
 export { loadWorkflowInstance } from "./load-workflow-instance";
 export { parseStepStates, type WorkflowInstanceRow } from "./workflow-instance-row";
-export { workflowExtension, type WorkflowExtension } from "./workflow-extension";
 export {
   resumeWorkflowInstance,
   retryWorkflowStep,

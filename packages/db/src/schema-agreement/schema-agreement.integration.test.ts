@@ -186,6 +186,10 @@ describe("schema.prisma and the migrated database", () => {
     ],
     ["cyclium_triggers_name_env_key", /UNIQUE.*\(name, env\) NULLS NOT DISTINCT/],
     [
+      "cyclium_expectation_turns_expectation_env_key",
+      /UNIQUE.*\(actor_id, expectation_id, env\) NULLS NOT DISTINCT/,
+    ],
+    [
       "cyclium_mode_overrides_target_actor_key",
       /UNIQUE.*\(target_node, actor_id\) NULLS NOT DISTINCT/,
     ],

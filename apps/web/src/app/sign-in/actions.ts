@@ -2,7 +2,7 @@
 
 // Server actions are POST-only and Next.js refuses them unless Origin matches Host, so the
 // sign-in and sign-out forms get the same-origin rule of every other state change.
-import { assertNever } from "@cyclium/core/errors";
+import { assertNever } from "@cyclium/core/console";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { readRequestInfo } from "@/server/auth/request-info";

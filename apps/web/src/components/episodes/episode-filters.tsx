@@ -1,6 +1,6 @@
 "use client";
 
-import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
+import { EPISODE_STATUSES } from "@cyclium/core/console/browser";
 import { useQuery } from "@tanstack/react-query";
 import type { ComponentProps } from "react";
 import { FilterSelectField } from "@/components/ui/filter-select";

@@ -3,7 +3,7 @@
 import { usePageInput } from "@/components/ui/pager";
 import { oneOf, useEnvInput, useUrlState } from "@/lib/url-state";
 import type { TEpisodeListInput } from "@/server/trpc/routers/episodes.schema";
-import { EPISODE_STATUSES } from "@cyclium/core/episodes/statuses";
+import { EPISODE_STATUSES } from "@cyclium/core/console/browser";
 import { isTimeRange, TIME_RANGES, TRIGGER_TYPES } from "./episode-filters";
 
 const isoOrUndefined = (value: string | undefined) =>

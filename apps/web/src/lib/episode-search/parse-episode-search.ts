@@ -2,7 +2,7 @@
 // one free-text term, separated by spaces, values with spaces in double quotes. Parsing it is the
 // console's concern; what it produces is the filter core's episode list takes. Pure (no server
 // imports), so the browser can show the same message the server answers with.
-import { EPISODE_STATUSES, TRIGGER_TYPES } from "@cyclium/core/episodes/statuses";
+import { EPISODE_STATUSES, TRIGGER_TYPES } from "@cyclium/core/console/browser";
 import { z } from "zod";
 
 /** The filter fields a search can set (those of core's EpisodeListFilters, env aside). */

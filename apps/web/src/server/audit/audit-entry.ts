@@ -1,5 +1,5 @@
-import { insertAuditEntry as insertAuditRow, type AuditOutcome } from "@cyclium/core/audit";
-import type { Queryable } from "@cyclium/core/db";
+import { insertAuditEntry as insertAuditRow, type AuditOutcome } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core/console";
 import { describePrincipal, type TPrincipal } from "../auth/principal";
 
 export type TAuditOutcome = AuditOutcome;

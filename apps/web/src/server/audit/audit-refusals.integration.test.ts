@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { signIn } from "../auth/sign-in";
-import { createApiToken, createSignInThrottle } from "@cyclium/core/console-auth";
+import { createApiToken, createSignInThrottle } from "@cyclium/core/console";
 import {
   auditRows,
   seedTestUsers,

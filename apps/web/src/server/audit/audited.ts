@@ -10,8 +10,7 @@
  * for the caller's error mapping. Refused attempts (no session, role too low, cross-origin) are
  * recorded by the procedure builder (trpc/init.ts) and the REST handler via `recordRefusal`.
  */
-import { withTransaction } from "@cyclium/core/db";
-import { isCycliumError } from "@cyclium/core/errors";
+import { withTransaction, isCycliumError } from "@cyclium/core/console";
 import type pg from "pg";
 import type { TPrincipal } from "../auth/principal";
 import { countRefusal } from "../metrics/web-metrics";

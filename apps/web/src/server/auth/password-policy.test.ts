@@ -1,4 +1,4 @@
-import * as core from "@cyclium/core/users";
+import * as core from "@cyclium/core/console";
 import { describe, expect, it } from "vitest";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-policy";
 

@@ -1,6 +1,5 @@
-import { hashPassword, verifyPassword } from "@cyclium/core/users";
+import { hashPassword, verifyPassword } from "./password-hash";
 
-// One way to hash for the console and the `cyclium` CLI: core's Argon2id.
 export { hashPassword, verifyPassword };
 
 /**

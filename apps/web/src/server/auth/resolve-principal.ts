@@ -1,4 +1,4 @@
-import type { Queryable } from "@cyclium/core/db";
+import type { Queryable } from "@cyclium/core/console";
 import type { TPrincipal } from "./principal";
 import { readSessionToken } from "./session-cookie";
 import { readBearerToken, validateApiToken } from "./validate-api-token";

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedTestUsers, TEST_PASSWORD } from "./testing/auth-test-kit";
 import { signIn } from "./sign-in";
-import { createSignInThrottle, FREE_FAILURES } from "@cyclium/core/console-auth";
+import { createSignInThrottle, FREE_FAILURES } from "@cyclium/core/console";
 
 let database: TestDatabase;
 /** A second pool on the same database: what a second console process holds. */

@@ -1,11 +1,15 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiToken, revokeApiToken } from "@cyclium/core/console-auth";
+import {
+  createApiToken,
+  revokeApiToken,
+  hashSecretToken,
+  createSignInThrottle,
+  type SignInThrottle,
+} from "@cyclium/core/console";
 import { resolvePrincipal } from "./resolve-principal";
-import { hashSecretToken } from "@cyclium/core/console-auth";
 import { SESSION_COOKIE } from "./session-cookie";
 import { signIn, signOut } from "./sign-in";
-import { createSignInThrottle, type SignInThrottle } from "@cyclium/core/console-auth";
 import { auditRows, seedTestUsers, TEST_PASSWORD, type TTestUsers } from "./testing/auth-test-kit";
 import { validateSession } from "./validate-session";
 

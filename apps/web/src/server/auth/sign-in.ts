@@ -4,9 +4,9 @@ import {
   generateSecretToken,
   openSession,
   type SignInThrottle,
-} from "@cyclium/core/console-auth";
-import { withTransaction } from "@cyclium/core/db";
-import { findUserCredentials } from "@cyclium/core/users";
+  withTransaction,
+  findUserCredentials,
+} from "@cyclium/core/console";
 import type pg from "pg";
 import { z } from "zod";
 import { insertAuditEntry } from "../audit/audit-entry";

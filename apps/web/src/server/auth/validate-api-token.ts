@@ -1,5 +1,5 @@
-import { authenticateApiToken } from "@cyclium/core/console-auth";
-import type { Queryable } from "@cyclium/core/db";
+import { authenticateApiToken } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core/console";
 import type { TPrincipal } from "./principal";
 
 /** `Authorization: Bearer <token>` → the token's principal, or null (unknown, revoked, malformed). */

@@ -1,5 +1,5 @@
-import { findSession } from "@cyclium/core/console-auth";
-import type { Queryable } from "@cyclium/core/db";
+import { findSession } from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core/console";
 import type { TPrincipal } from "./principal";
 import { SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./session-policy";
 

@@ -5,8 +5,8 @@ import type {
   AgentDefinition,
   CreateAgentDefinitionResult,
   UpdateAgentDefinitionResult,
-} from "@cyclium/core/actors";
-import { assertNever, CycliumError } from "@cyclium/core/errors";
+} from "@cyclium/core/console";
+import { assertNever, CycliumError } from "@cyclium/core/console";
 import { findConsoleRuntime } from "../runtime/console-runtime";
 
 export type TAgentDefinitionView = Omit<AgentDefinition, "insertedAt" | "updatedAt"> & {

@@ -1,7 +1,5 @@
-import type { Queryable } from "@cyclium/core/db";
-import { findLiveEpisodeId } from "@cyclium/core/episodes";
-import { validateExpectationInput } from "@cyclium/core/actors/input-schemas";
-import { CycliumError } from "@cyclium/core/errors";
+import type { Queryable } from "@cyclium/core/console";
+import { findLiveEpisodeId, validateExpectationInput, CycliumError } from "@cyclium/core/console";
 import { describeInputIssues } from "../errors/input-issues";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 

@@ -1,7 +1,12 @@
-import { PostgresWorkClaims } from "@cyclium/core/claims";
-import type { Queryable } from "@cyclium/core/db";
-import { runPruner, type RetentionPolicy, type RunPrunerResult } from "@cyclium/core/retention";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import {
+  PostgresWorkClaims,
+  runPruner,
+  type RetentionPolicy,
+  type RunPrunerResult,
+  silentLogger,
+  Telemetry,
+} from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core/console";
 import type pg from "pg";
 
 /**

@@ -1,5 +1,5 @@
-import type { Queryable } from "@cyclium/core/db";
-import { recordRecoverySweep, type RecoverySweepItem } from "@cyclium/core/recovery/queries";
+import type { Queryable } from "@cyclium/core/console";
+import { recordRecoverySweep, type RecoverySweepItem } from "@cyclium/core/console";
 import type { TConsoleRuntime } from "../runtime/console-runtime";
 
 /** What a sweep found and did (the counts core records), and the id of its record. */

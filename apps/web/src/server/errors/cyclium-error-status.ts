@@ -1,7 +1,7 @@
 // The one place where core's expected failures become transport errors: tRPC codes for the
 // console, HTTP statuses for REST v1 (SPEC section 9). Both answer with the error's own message,
 // which CycliumError guarantees is meant for a user.
-import { assertNever, type CycliumErrorCode } from "@cyclium/core/errors";
+import { assertNever, type CycliumErrorCode } from "@cyclium/core/console";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 
 export interface TErrorStatus {

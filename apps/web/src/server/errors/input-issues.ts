@@ -1,4 +1,4 @@
-import { isCycliumError } from "@cyclium/core/errors";
+import { isCycliumError } from "@cyclium/core/console";
 
 /** A field-level problem of an input, as the console's forms show it beside the field. */
 export interface TInputIssue {

@@ -1,4 +1,4 @@
-import type { BusEvent } from "@cyclium/core/bus";
+import type { BusEvent } from "@cyclium/core/console";
 
 /**
  * What the console's push channel carries: an invalidation hint, never data. The browser maps the

@@ -1,4 +1,4 @@
-import { MemoryBus } from "@cyclium/core/bus";
+import { MemoryBus } from "@cyclium/core/console";
 import { describe, expect, it } from "vitest";
 import type { TLiveHint } from "./live-hint";
 import { LiveHub } from "./live-hub";

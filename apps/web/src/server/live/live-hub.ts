@@ -1,4 +1,4 @@
-import { ALL_TOPICS, type Bus, type Unsubscribe } from "@cyclium/core/bus";
+import { ALL_TOPICS, type Bus, type Unsubscribe } from "@cyclium/core/console";
 import { LIVE_CONTROL_TOPICS, type TLiveHint, toLiveHint } from "./live-hint";
 
 export interface TLiveHubOptions {

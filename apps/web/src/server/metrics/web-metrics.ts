@@ -2,7 +2,7 @@
 // Kept on globalThis: Next.js bundles instrumentation (where the trigger_only runtime starts)
 // apart from the route handlers, so a module-level singleton would exist twice and /metrics
 // would read a Telemetry nobody emits into.
-import { createPrometheusExporter, Telemetry } from "@cyclium/core/telemetry";
+import { createPrometheusExporter, Telemetry } from "@cyclium/core/console";
 import { collectDefaultMetrics, Counter, Registry } from "prom-client";
 
 interface TWebMetrics {

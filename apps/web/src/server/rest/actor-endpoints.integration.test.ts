@@ -1,14 +1,14 @@
 import {
   ActorRegistry,
-  defineActor,
-  done,
   loadAgentDefinitions,
   StrategyRegistry,
-} from "@cyclium/core/actors";
-import { registerNode } from "@cyclium/core/nodes";
+  registerNode,
+  createApiToken,
+  defineActor,
+  done,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "@cyclium/core/console-auth";
 import { auditRows, seedTestUsers } from "../auth/testing/auth-test-kit";
 import { createActorEndpoints } from "./actor-endpoints";
 import type { TRouteHandler } from "./rest-endpoint";

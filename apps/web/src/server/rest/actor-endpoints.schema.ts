@@ -1,4 +1,4 @@
-import { ZAgentDefinitionChanges, ZAgentDefinitionInput } from "@cyclium/core/actors";
+import { ZAgentDefinitionChanges, ZAgentDefinitionInput } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZTenantParams } from "./trigger-endpoints.schema";
 

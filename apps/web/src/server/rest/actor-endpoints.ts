@@ -10,9 +10,9 @@ import {
   listAgentDefinitions,
   setAgentDefinitionEnabled,
   updateAgentDefinition,
-} from "@cyclium/core/actors";
-import { CycliumError } from "@cyclium/core/errors";
-import { envOfTenant } from "@cyclium/core/triggers";
+  envOfTenant,
+  CycliumError,
+} from "@cyclium/core/console";
 import { audited } from "../audit/audited";
 import {
   agentDefinitionView,

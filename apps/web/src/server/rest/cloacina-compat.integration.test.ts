@@ -3,14 +3,15 @@
 // the console's proxy (which must route it, not answer the sign-in page) to the handler the
 // rewritten `/api/v1` path names, with the bodies cloacinactl sends; every answer, errors
 // included, is checked against the shapes in testing/cloacina-shapes.ts.
-import { createApiToken } from "@cyclium/core/console-auth";
 import {
-  defineTrigger,
+  createApiToken,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,
-} from "@cyclium/core/triggers";
-import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
+  WorkflowRegistry,
+  defineTrigger,
+  defineWorkflow,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-import { CycliumError } from "@cyclium/core/errors";
+import { CycliumError } from "@cyclium/core/console";
 import { z } from "zod";
 import { describeInputProblem, findInputProblem } from "../input/untrusted-input";
 

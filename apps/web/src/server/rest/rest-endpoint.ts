@@ -5,7 +5,7 @@
  * included, is written to the audit log (anonymous ones capped: audit/audited.ts).
  * Route files only bind a spec to the HTTP method; see trigger-endpoints.ts.
  */
-import { apiTokenReachesTenant } from "@cyclium/core/console-auth";
+import { apiTokenReachesTenant } from "@cyclium/core/console";
 import type pg from "pg";
 import { z } from "zod";
 import { countBlockedRefusal, recordRefusal, type TRefusalReason } from "../audit/audited";

@@ -1,4 +1,4 @@
-import { isCycliumError } from "@cyclium/core/errors";
+import { isCycliumError } from "@cyclium/core/console";
 import { z, ZodError } from "zod";
 import { cycliumErrorStatus } from "../errors/cyclium-error-status";
 

@@ -2,14 +2,14 @@
 // (openapi/), which the contract test checks every answer against. The types core returns must
 // stay these shapes: the assertions at the bottom fail to compile when a field is added, renamed
 // or retyped on one side only.
-import { CATCH_UP_POLICIES } from "@cyclium/core/triggers";
+import { CATCH_UP_POLICIES } from "@cyclium/core/console";
 import type {
   FireTriggerResult,
   InspectTriggerResult,
   ListTriggersResult,
   PauseTriggerResult,
   TriggerInterfaceResult,
-} from "@cyclium/core/triggers";
+} from "@cyclium/core/console";
 import { z } from "zod";
 import type { TExpect, TSameShape } from "./same-shape";
 

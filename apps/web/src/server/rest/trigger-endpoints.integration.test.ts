@@ -1,17 +1,18 @@
 import {
   defineTrigger,
+  CycliumError,
+  defineWorkflow,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,
-} from "@cyclium/core/triggers";
-import { CycliumError } from "@cyclium/core/errors";
-import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
+  WorkflowRegistry,
+  createApiToken,
+  createSignInThrottle,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "@cyclium/core/console-auth";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { signIn } from "../auth/sign-in";
-import { createSignInThrottle } from "@cyclium/core/console-auth";
 import { auditRows, seedTestUsers, TEST_PASSWORD } from "../auth/testing/auth-test-kit";
 import { createTriggerEndpoints } from "./trigger-endpoints";
 import type { TTriggerServices } from "./trigger-services";

@@ -1,5 +1,4 @@
-import { ZTenantId } from "@cyclium/core/triggers";
-import { MAX_FIRE_DELAY_MS, MAX_PRIORITY, MIN_PRIORITY } from "@cyclium/core/actors";
+import { ZTenantId, MAX_FIRE_DELAY_MS, MAX_PRIORITY, MIN_PRIORITY } from "@cyclium/core/console";
 import { z } from "zod";
 
 /**

@@ -2,15 +2,15 @@
 // `/v1/...` and `/api/v1/...` (proxy.ts rewrites the first). Each validates, authorizes
 // (restEndpoint), and calls one core function; state changes run inside `audited` with the same
 // action names as the console's procedures.
-import { CycliumError } from "@cyclium/core/errors";
 import {
+  CycliumError,
   describeTriggerInterface,
   fireTrigger,
   inspectTrigger,
   listTriggers,
   pauseTrigger,
   resumeTrigger,
-} from "@cyclium/core/triggers";
+} from "@cyclium/core/console";
 import { audited } from "../audit/audited";
 import { describePrincipal } from "../auth/principal";
 import { readJsonBody, readQuery } from "./read-json-body";

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PIPELINE_DEPLOYMENT_PATH, SLOW_PIPELINE_WORKFLOW } from "@cyclium/core/worker/testing";
+import { PIPELINE_DEPLOYMENT_PATH, SLOW_PIPELINE_WORKFLOW } from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 

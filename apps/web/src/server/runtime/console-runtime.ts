@@ -1,11 +1,16 @@
-import type { ActorRegistry } from "@cyclium/core/actors";
-import type { Bus } from "@cyclium/core/bus";
-import type { Episode } from "@cyclium/core/episodes";
-import { CycliumError } from "@cyclium/core/errors";
-import type { Recovery } from "@cyclium/core/recovery";
-import type { FireResult, TFireRequest } from "@cyclium/core/runtime";
-import type { TriggerRegistry, WorkflowStarter } from "@cyclium/core/triggers";
-import type { WorkflowEngine, WorkflowRegistry } from "@cyclium/core/workflows";
+import type {
+  ActorRegistry,
+  Bus,
+  Episode,
+  Recovery,
+  FireResult,
+  TFireRequest,
+  TriggerRegistry,
+  WorkflowStarter,
+  WorkflowEngine,
+  WorkflowRegistry,
+} from "@cyclium/core/console";
+import { CycliumError } from "@cyclium/core/console";
 import { getLiveHub } from "../live/live-hub";
 
 /**

@@ -1,10 +1,17 @@
-import type { WorkClaims, WorkClaimsMode } from "@cyclium/core/claims";
-import type { Deployment } from "@cyclium/core/deployment";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { createRecovery } from "@cyclium/core/recovery";
-import type { Logger, Telemetry } from "@cyclium/core/telemetry";
-import { triggerExtension } from "@cyclium/core/triggers";
-import { workflowExtension } from "@cyclium/core/workflows";
+import type {
+  WorkClaims,
+  WorkClaimsMode,
+  Deployment,
+  Logger,
+  Telemetry,
+} from "@cyclium/core/console";
+import {
+  createCycliumNode,
+  type CycliumNode,
+  createRecovery,
+  triggerExtension,
+  workflowExtension,
+} from "@cyclium/core/console";
 import type pg from "pg";
 import type { TConsoleRuntime } from "./console-runtime";
 

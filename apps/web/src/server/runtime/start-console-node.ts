@@ -1,7 +1,5 @@
-import { loadWorkClaims } from "@cyclium/core/claims";
-import { loadDeployment } from "@cyclium/core/deployment";
-import { isCycliumError } from "@cyclium/core/errors";
-import type { CycliumNode } from "@cyclium/core/nodes";
+import { loadWorkClaims, loadDeployment, isCycliumError } from "@cyclium/core/console";
+import type { CycliumNode } from "@cyclium/core/console";
 import { pino } from "pino";
 import { getWebEnv } from "../../env";
 import { getPool } from "../db";

@@ -19,7 +19,7 @@
  * Throw (or let core throw) CycliumError for expected failures; it becomes the matching tRPC
  * code with its message (errors/cyclium-error-status.ts). Anything else is "Internal server error".
  */
-import { isCycliumError } from "@cyclium/core/errors";
+import { isCycliumError } from "@cyclium/core/console";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type pg from "pg";
 import { z, ZodError } from "zod";

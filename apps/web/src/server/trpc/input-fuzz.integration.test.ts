@@ -6,14 +6,15 @@
  */
 import {
   defineTrigger,
+  defineWorkflow,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,
-} from "@cyclium/core/triggers";
-import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
+  WorkflowRegistry,
+  createApiToken,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "@cyclium/core/console-auth";
 import type { TPrincipal } from "../auth/principal";
 import { seedTestUsers, testContext, type TTestUsers } from "../auth/testing/auth-test-kit";
 import { createTriggerEndpoints } from "../rest/trigger-endpoints";

@@ -31,3 +31,9 @@ export {
   setAgentDefinitionEnabled,
   type SetAgentDefinitionEnabledOptions,
 } from "./set-agent-definition-enabled";
+// What live workers registered: a dynamic actor may only name one of these strategies.
+export {
+  listRegisteredStrategies,
+  type ListRegisteredStrategiesOptions,
+  type RegisteredStrategy,
+} from "./list-registered-strategies";

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Queryable } from "../../db/index";
 import { CycliumError } from "../../errors/index";
 // The registry file, not nodes/index: that face also carries createCycliumNode, which needs actors.
-import { listRegisteredStrategies } from "../../nodes/list-registered-strategies";
+import { listRegisteredStrategies } from "./list-registered-strategies";
 import type { ExpectationDefinition } from "../actor-definition";
 import { formatIssues } from "../define-actor";
 import { parseAgentDefinition, type StoredAgentDefinition } from "./agent-definition";

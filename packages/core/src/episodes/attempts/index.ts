@@ -1,6 +1,5 @@
 // Failures you can investigate (issue 14): each attempt's error (cyclium_episode_attempts, written
-// by the runner's end and recovery), and retry with an edited input checked against the
-// expectation's schema.
+// by the runner's end and recovery). Retrying with an edited input is in retries/.
 export {
   ATTEMPT_OUTCOMES,
   EPISODE_ATTEMPT_COLUMNS,
@@ -10,8 +9,3 @@ export {
   type EpisodeAttemptRow,
 } from "./episode-attempt";
 export { listEpisodeAttempts } from "./list-episode-attempts";
-export {
-  retryEpisodeWithInput,
-  type RetryEpisodeWithInputOptions,
-  type RetryEpisodeWithInputResult,
-} from "./retry-episode-with-input";

@@ -7,7 +7,7 @@ import { withTransaction } from "../../db/index";
 import { TRIGGER_REQUESTS_CHANNEL } from "../../trigger-requests/trigger-request";
 import { archiveEpisodes } from "./archive-episodes";
 import { cancelEpisode, cancelEpisodes } from "./cancel-episodes";
-import { retryEpisode, retryEpisodes } from "./retry-episodes";
+import { retryEpisode, retryEpisodes } from "../../retries/retry-episodes";
 
 let db: TestDatabase;
 const UNKNOWN = "00000000-0000-4000-8000-00000000abcd";

@@ -8,16 +8,6 @@ export {
   type ArchiveEpisodesOptions,
 } from "./archive-episodes";
 export {
-  BULK_BATCH_SIZE,
-  BULK_ELIGIBLE_STATUSES,
-  previewBulkEpisodeCommand,
-  runBulkEpisodeCommand,
-  type BulkEpisodeCommand,
-  type BulkEpisodeCommandKind,
-  type BulkEpisodeCommandOutcome,
-  type RunBulkEpisodeCommandOptions,
-} from "./bulk-episode-command";
-export {
   cancelEpisode,
   cancelEpisodes,
   type CancelEpisodeOptions,
@@ -29,9 +19,3 @@ export type {
   EpisodeCommandResult,
   RetryEpisodeResult,
 } from "./episode-command-result";
-export {
-  retryEpisode,
-  retryEpisodes,
-  type RetryEpisodeOptions,
-  type RetryEpisodesOptions,
-} from "./retry-episodes";

@@ -6,7 +6,7 @@ import pg from "pg";
 import { defineActor, done, next, type Strategy } from "../../actors/index";
 import { createCycliumNode } from "../../nodes/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
-import { recoveryExtension } from "../recovery-extension";
+import { recoveryExtension } from "../../nodes/recovery-extension";
 
 const env = process.env;
 const number = (name: string, fallback: number): number => Number(env[name] ?? fallback);

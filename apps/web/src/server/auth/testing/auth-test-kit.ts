@@ -4,8 +4,8 @@ import type { TNodeInfo } from "../../node-info";
 import type { TTrpcContext } from "../../trpc/init";
 import type { TPrincipal, TRole } from "../principal";
 import type { TRequestInfo } from "../request-info";
-import { listAuditEntries } from "@cyclium/core/audit";
-import { ensureUser } from "@cyclium/core/users";
+import { listAuditEntries, ensureUser } from "@cyclium/core/console";
+import { hashPassword } from "../password-hash";
 
 export const TEST_PASSWORD = "correct horse battery staple";
 
@@ -13,13 +13,14 @@ export type TTestUsers = Record<TRole, TPrincipal>;
 
 export async function seedTestUsers(db: pg.Pool): Promise<TTestUsers> {
   const seeded = {} as TTestUsers;
+  const passwordHash = await hashPassword(TEST_PASSWORD);
   for (const role of ["viewer", "operator", "admin"] as const) {
     const email = `${role}@test.local`;
     const user = await ensureUser({
       db,
       email,
       name: `Test ${role}`,
-      password: TEST_PASSWORD,
+      passwordHash,
       role,
     });
     seeded[role] = { kind: "user", id: user.id, name: email, role };

@@ -1,6 +1,6 @@
 // A second console process for the sign-in throttle test: it records FAILURES wrong passwords
 // for EMAIL from ADDRESS through the throttle the console uses, then exits 0.
-import { createSignInThrottle } from "@cyclium/core/console-auth";
+import { createSignInThrottle } from "@cyclium/core/console";
 import pg from "pg";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? "", max: 2 });

@@ -1,13 +1,13 @@
-import { createBusPublisher } from "@cyclium/core/bus";
 import {
+  createBusPublisher,
   archiveEpisode as archiveEpisodeInCore,
   cancelEpisode as cancelEpisodeInCore,
   retryEpisode as retryEpisodeInCore,
   type Episode,
   type EpisodeCommandResult,
-} from "@cyclium/core/episodes";
-import type { Queryable } from "@cyclium/core/db";
-import { CycliumError } from "@cyclium/core/errors";
+  CycliumError,
+} from "@cyclium/core/console";
+import type { Queryable } from "@cyclium/core/console";
 
 export interface TEpisodeCommandResult {
   id: string;

@@ -1,7 +1,5 @@
-import type { ActorRegistry } from "@cyclium/core/actors";
-import { retryEpisodeWithInput } from "@cyclium/core/episodes/attempts";
-import type { Queryable } from "@cyclium/core/db";
-import { assertNever, CycliumError } from "@cyclium/core/errors";
+import type { ActorRegistry, Queryable } from "@cyclium/core/console";
+import { retryEpisodeWithInput, assertNever, CycliumError } from "@cyclium/core/console";
 import { describeInputIssues } from "../../errors/input-issues";
 import type { TEpisodeCommandResult } from "./episode-commands";
 

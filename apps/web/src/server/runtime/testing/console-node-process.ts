@@ -1,8 +1,7 @@
 // A console node as its own process, for tests that kill it (console-kill.integration.test.ts):
 // the real createConsoleNode (trigger_only) on the deployment CYCLIUM_DEPLOYMENT names; starts
 // the workflow START_WORKFLOW through the console's engine and prints its instance id.
-import { loadDeployment } from "@cyclium/core/deployment";
-import { Telemetry } from "@cyclium/core/telemetry";
+import { loadDeployment, Telemetry } from "@cyclium/core/console";
 import pg from "pg";
 import { pino } from "pino";
 import { createConsoleNode } from "../create-console-node";

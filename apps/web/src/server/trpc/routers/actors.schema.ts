@@ -1,5 +1,4 @@
-import { MAX_PRIORITY, MIN_PRIORITY } from "@cyclium/core/actors";
-import { MAX_FIRE_DELAY_MS } from "@cyclium/core/runtime";
+import { MAX_PRIORITY, MIN_PRIORITY, MAX_FIRE_DELAY_MS } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZEnvInput, ZName } from "./shared.schema";
 

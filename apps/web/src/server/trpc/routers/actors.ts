@@ -1,6 +1,4 @@
-import { listCircuitBreakers } from "@cyclium/core/actors";
-import { describeInputSchemas } from "@cyclium/core/actors/input-schemas";
-import { listActors } from "@cyclium/core/actors/queries";
+import { listCircuitBreakers, describeInputSchemas, listActors } from "@cyclium/core/console";
 import { audited } from "../../audit";
 import { fireExpectation } from "../../commands/fire-expectation";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";

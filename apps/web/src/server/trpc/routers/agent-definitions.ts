@@ -3,8 +3,8 @@ import {
   listAgentDefinitions,
   setAgentDefinitionEnabled,
   updateAgentDefinition,
-} from "@cyclium/core/actors";
-import { listRegisteredStrategies } from "@cyclium/core/nodes";
+  listRegisteredStrategies,
+} from "@cyclium/core/console";
 import { audited } from "../../audit";
 import {
   agentDefinitionView,

@@ -1,8 +1,12 @@
-import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
-import { sweepOrphanedEpisodes } from "@cyclium/core/recovery";
-import { seedStaleEpisodes } from "@cyclium/core/recovery/testing";
-import { pruneFinishedEpisodes } from "@cyclium/core/retention";
-import { createHostFixture, throwingStrategy } from "@cyclium/core/runtime/testing";
+import {
+  ActorRegistry,
+  StrategyRegistry,
+  sweepOrphanedEpisodes,
+  pruneFinishedEpisodes,
+  defineActor,
+  done,
+} from "@cyclium/core/console";
+import { seedStaleEpisodes, createHostFixture, throwingStrategy } from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

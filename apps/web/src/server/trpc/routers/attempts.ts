@@ -1,4 +1,4 @@
-import { listEpisodeAttempts } from "@cyclium/core/episodes/attempts";
+import { listEpisodeAttempts } from "@cyclium/core/console";
 import { audited } from "../../audit";
 import { retryEpisodeWithEditedInput } from "../../commands/episodes/retry-with-input";
 import { requireConsoleRuntime } from "../../runtime/console-runtime";

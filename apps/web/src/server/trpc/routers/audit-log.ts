@@ -1,4 +1,4 @@
-import { listAuditEntries } from "@cyclium/core/audit";
+import { listAuditEntries } from "@cyclium/core/console";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { ZAuditListInput } from "./audit-log.schema";

@@ -1,6 +1,10 @@
-import { PostgresWorkClaims, sweepExpiredClaims } from "@cyclium/core/claims";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
-import { startRequestedEpisodes } from "@cyclium/core/trigger-requests";
+import {
+  PostgresWorkClaims,
+  sweepExpiredClaims,
+  startRequestedEpisodes,
+  silentLogger,
+  Telemetry,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

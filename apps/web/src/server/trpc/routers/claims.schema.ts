@@ -1,4 +1,4 @@
-import { CLAIM_STATES } from "@cyclium/core/claims";
+import { CLAIM_STATES } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZEnvInput, ZName, pageInput } from "./shared.schema";
 

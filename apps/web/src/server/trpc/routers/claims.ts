@@ -1,8 +1,4 @@
-import {
-  listEpisodeLeases,
-  listWorkClaims,
-  summariseWorkClaims,
-} from "@cyclium/core/claims/queries";
+import { listEpisodeLeases, listWorkClaims, summariseWorkClaims } from "@cyclium/core/console";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { ZClaimListInput, ZClaimSummaryInput, ZEpisodeLeaseListInput } from "./claims.schema";

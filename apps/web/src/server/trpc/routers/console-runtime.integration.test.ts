@@ -1,6 +1,5 @@
-import type { CycliumNode } from "@cyclium/core/nodes";
-import { DEFAULT_DEPLOYMENT, loadDeployment } from "@cyclium/core/deployment";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
+import type { CycliumNode } from "@cyclium/core/console";
+import { DEFAULT_DEPLOYMENT, loadDeployment, silentLogger, Telemetry } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {

@@ -1,5 +1,5 @@
-import type { EpisodeListFilters } from "@cyclium/core/episodes/queries";
-import { CycliumError } from "@cyclium/core/errors";
+import type { EpisodeListFilters } from "@cyclium/core/console";
+import { CycliumError } from "@cyclium/core/console";
 import {
   parseEpisodeSearch,
   type TEpisodeSearch,

@@ -1,13 +1,13 @@
 // The episode list's totals and its "select all N matching" commands (issue 14 item 2). Thin:
 // the filter comes from episodeFiltersFrom, each procedure calls one core function.
-import { createBusPublisher } from "@cyclium/core/bus";
 import {
+  createBusPublisher,
   previewBulkEpisodeCommand,
   runBulkEpisodeCommand,
   type BulkEpisodeCommand,
   type BulkEpisodeCommandOutcome,
-} from "@cyclium/core/episodes";
-import { countEpisodes } from "@cyclium/core/episodes/queries";
+  countEpisodes,
+} from "@cyclium/core/console";
 import { auditedBulk, type TAuditContext } from "../../audit";
 import { operatorProcedure, viewerProcedure } from "../init";
 import { episodeFiltersFrom } from "./episode-search-filters";

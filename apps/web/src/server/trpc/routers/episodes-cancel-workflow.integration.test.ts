@@ -1,12 +1,12 @@
-import { PgBus } from "@cyclium/core/bus";
 import {
-  defineWorkflow,
+  PgBus,
   loadWorkflowInstance,
   parseStepStates,
   WorkflowEngine,
   WorkflowRegistry,
-} from "@cyclium/core/workflows";
-import { databaseStepStarter } from "@cyclium/core/workflows/testing";
+  defineWorkflow,
+} from "@cyclium/core/console";
+import { databaseStepStarter } from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedTestUsers, testContext, type TTestUsers } from "../../auth/testing/auth-test-kit";

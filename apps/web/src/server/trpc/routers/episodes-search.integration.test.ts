@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { BUS_CHANNEL } from "@cyclium/core/bus";
+import { BUS_CHANNEL } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,11 @@
-import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
-import type { Mode } from "@cyclium/core/modes";
-import { registerNode } from "@cyclium/core/nodes";
+import {
+  ActorRegistry,
+  StrategyRegistry,
+  registerNode,
+  defineActor,
+  done,
+} from "@cyclium/core/console";
+import type { Mode } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

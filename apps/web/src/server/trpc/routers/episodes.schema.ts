@@ -1,4 +1,4 @@
-import { EPISODE_STATUSES, TRIGGER_TYPES } from "@cyclium/core/episodes";
+import { EPISODE_STATUSES, TRIGGER_TYPES } from "@cyclium/core/console";
 import { z } from "zod";
 import { MAX_SEARCH_LENGTH } from "../../../lib/episode-search/parse-episode-search";
 import { ZEnvInput, ZName, pageInput, ZUuid } from "./shared.schema";

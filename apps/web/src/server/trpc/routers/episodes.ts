@@ -3,10 +3,10 @@ import {
   getEpisodeDetail,
   listEpisodeFacets,
   listEpisodes,
-} from "@cyclium/core/episodes/queries";
-import { findExpectation } from "@cyclium/core/actors";
-import { listEpisodeOutputs } from "@cyclium/core/outputs";
-import { listCheckpoints } from "@cyclium/core/runtime";
+  findExpectation,
+  listEpisodeOutputs,
+  listCheckpoints,
+} from "@cyclium/core/console";
 import { audited } from "../../audit";
 import {
   archiveEpisode,

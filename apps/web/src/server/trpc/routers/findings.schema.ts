@@ -1,4 +1,4 @@
-import { FINDING_STATUSES } from "@cyclium/core/findings";
+import { FINDING_STATUSES } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZEnvInput, ZName, pageInput } from "./shared.schema";
 

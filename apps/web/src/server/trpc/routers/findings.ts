@@ -1,4 +1,4 @@
-import { listFindings, summariseActiveFindings } from "@cyclium/core/findings/queries";
+import { listFindings, summariseActiveFindings } from "@cyclium/core/console";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { ZFindingListInput, ZFindingSummaryInput } from "./findings.schema";

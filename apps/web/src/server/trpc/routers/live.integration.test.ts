@@ -1,4 +1,4 @@
-import { PgBus } from "@cyclium/core/bus";
+import { PgBus } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTestUsers, testContext, type TTestUsers } from "../../auth/testing/auth-test-kit";

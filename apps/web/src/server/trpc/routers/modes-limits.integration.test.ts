@@ -1,4 +1,4 @@
-import { listConcurrencyOverrides, listModeOverrides } from "@cyclium/core/modes";
+import { listConcurrencyOverrides, listModeOverrides } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

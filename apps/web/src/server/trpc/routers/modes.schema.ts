@@ -1,4 +1,4 @@
-import { ALL_NODES, ZMaxConcurrentEpisodes, ZMode } from "@cyclium/core/modes";
+import { ALL_NODES, ZMaxConcurrentEpisodes, ZMode } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZName } from "./shared.schema";
 

@@ -4,8 +4,8 @@ import {
   clearNodeOverrides,
   setConcurrencyOverride,
   setModeOverride,
-} from "@cyclium/core/modes";
-import { listClusterModes } from "@cyclium/core/nodes/queries";
+  listClusterModes,
+} from "@cyclium/core/console";
 import { audited } from "../../audit";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";

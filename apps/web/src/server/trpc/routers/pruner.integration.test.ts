@@ -1,4 +1,4 @@
-import { seedFinishedHistory } from "@cyclium/core/retention/testing";
+import { seedFinishedHistory } from "@cyclium/core/testing";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TTrpcContext } from "../init";

@@ -1,5 +1,8 @@
-import { retentionPolicyFromEnv } from "@cyclium/core/config";
-import { describeRetentionPolicy, listPrunerRuns } from "@cyclium/core/retention";
+import {
+  retentionPolicyFromEnv,
+  describeRetentionPolicy,
+  listPrunerRuns,
+} from "@cyclium/core/console";
 import { getRetentionEnv } from "../../../env";
 import { audited } from "../../audit";
 import { runPrunerNow } from "../../commands/run-pruner-now";

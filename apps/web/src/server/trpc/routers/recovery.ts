@@ -1,4 +1,4 @@
-import { getRecoveryOverview } from "@cyclium/core/recovery/queries";
+import { getRecoveryOverview } from "@cyclium/core/console";
 import { audited } from "../../audit";
 import { runRecoverySweep } from "../../commands/run-recovery-sweep";
 import { requireConsoleRuntime } from "../../runtime/console-runtime";

@@ -1,4 +1,4 @@
-import { ActorRegistry, defineActor, done, StrategyRegistry } from "@cyclium/core/actors";
+import { ActorRegistry, StrategyRegistry, defineActor, done } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type TCursorIdKind, ZKeysetCursorText } from "@cyclium/core/paging";
+import { type TCursorIdKind, ZKeysetCursorText } from "@cyclium/core/console";
 
 /**
  * The env a read inspects (SPEC section 8). Omitted: this console's own env (CYCLIUM_ENV).

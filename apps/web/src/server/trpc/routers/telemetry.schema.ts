@@ -1,5 +1,4 @@
-import { TELEMETRY_EVENTS } from "@cyclium/core/telemetry";
-import { ACTOR_CHART_RANGE_NAMES } from "@cyclium/core/telemetry/queries";
+import { TELEMETRY_EVENTS, ACTOR_CHART_RANGE_NAMES } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZEnvInput, ZName } from "./shared.schema";
 

@@ -1,4 +1,4 @@
-import { readActorCharts, readTelemetrySeries } from "@cyclium/core/telemetry/queries";
+import { readActorCharts, readTelemetrySeries } from "@cyclium/core/console";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { resolveEnv } from "./shared.schema";

@@ -1,7 +1,13 @@
-import { DEFAULT_DEPLOYMENT, loadDeployment } from "@cyclium/core/deployment";
-import { createCycliumNode, type CycliumNode } from "@cyclium/core/nodes";
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
-import { SPAN_ATTRIBUTES, SPAN_NAMES } from "@cyclium/core/tracing";
+import {
+  DEFAULT_DEPLOYMENT,
+  SPAN_ATTRIBUTES,
+  SPAN_NAMES,
+  loadDeployment,
+  createCycliumNode,
+  type CycliumNode,
+  silentLogger,
+  Telemetry,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";

@@ -1,4 +1,4 @@
-import { TRIGGER_REQUEST_STATUSES } from "@cyclium/core/trigger-requests";
+import { TRIGGER_REQUEST_STATUSES } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZEnvInput, ZName, pageInput } from "./shared.schema";
 

@@ -1,4 +1,4 @@
-import { listTriggerRequests } from "@cyclium/core/trigger-requests/queries";
+import { listTriggerRequests } from "@cyclium/core/console";
 import { createTrpcRouter, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { resolveEnv } from "./shared.schema";

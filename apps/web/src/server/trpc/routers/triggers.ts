@@ -5,7 +5,7 @@ import {
   pauseTrigger,
   resumeTrigger,
   tenantIdOf,
-} from "@cyclium/core/triggers";
+} from "@cyclium/core/console";
 import { audited } from "../../audit";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";

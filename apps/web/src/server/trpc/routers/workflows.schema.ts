@@ -1,4 +1,4 @@
-import { WORKFLOW_INSTANCE_STATUSES } from "@cyclium/core/workflows";
+import { WORKFLOW_INSTANCE_STATUSES } from "@cyclium/core/console";
 import { z } from "zod";
 import { ZEnvInput, ZName, pageInput, ZUuid } from "./shared.schema";
 

@@ -1,5 +1,9 @@
-import { resumeWorkflowInstance, retryWorkflowStep } from "@cyclium/core/workflows";
-import { getWorkflowGraph, listWorkflowInstances } from "@cyclium/core/workflows/queries";
+import {
+  resumeWorkflowInstance,
+  retryWorkflowStep,
+  getWorkflowGraph,
+  listWorkflowInstances,
+} from "@cyclium/core/console";
 import { audited } from "../../audit";
 import { findConsoleRuntime, requireConsoleRuntime } from "../../runtime/console-runtime";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";

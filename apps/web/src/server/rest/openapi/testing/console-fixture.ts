@@ -2,16 +2,17 @@
 // runtime the route modules use (server/db.ts, runtime/console-runtime.ts) point at the test's
 // database and a stub workflow starter; API tokens of each role; two registered triggers and a
 // live worker with the strategy `summarise`. For the tests that call the REST API end to end.
-import { createApiToken } from "@cyclium/core/console-auth";
-import { CycliumError } from "@cyclium/core/errors";
-import { registerNode } from "@cyclium/core/nodes";
 import {
-  defineTrigger,
+  createApiToken,
+  registerNode,
   TriggerRegistry,
   TriggerScheduler,
   type WorkflowStarter,
-} from "@cyclium/core/triggers";
-import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
+  WorkflowRegistry,
+  CycliumError,
+  defineTrigger,
+  defineWorkflow,
+} from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { setConsoleRuntime, type TConsoleRuntime } from "../../../runtime/console-runtime";
 
