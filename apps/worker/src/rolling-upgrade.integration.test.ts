@@ -1,5 +1,4 @@
-import { silentLogger, Telemetry } from "@cyclium/core/telemetry";
-import { DeferredRunner } from "@cyclium/core/trigger-requests";
+import { silentLogger, Telemetry, DeferredRunner } from "@cyclium/core/worker";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";
