@@ -1,0 +1,218 @@
+import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEpisode } from "../episodes/start-episode";
+import { startEpisodes } from "../episodes/start-episodes";
+import { startLeasedEpisodes } from "../episodes/lease/index";
+import type { LimitRule } from "./limit-rules";
+
+// The gate every start statement includes (SPEC section 16): a limit is never exceeded, whatever
+// the path that starts an episode and however many nodes start at once.
+
+let db: TestDatabase;
+let pools: pg.Pool[];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: db.url, max: 1 }));
+});
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await db.drop();
+});
+beforeEach(async () => {
+  await db.pool.query(
+    "TRUNCATE cyclium_episodes, cyclium_work_claims, cyclium_limit_starts CASCADE",
+  );
+});
+
+async function pending(count: number): Promise<string[]> {
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type)
+     SELECT 'llm', 'call', 'pending', 'manual' FROM generate_series(1, $1::int)
+     RETURNING id::text`,
+    [count],
+  );
+  return rows.map((row) => row.id);
+}
+
+const global = (limit: number): LimitRule => ({ k: "global:/llm", c: "concurrency", l: limit });
+
+function batch(ids: readonly string[], rules: (id: string) => LimitRule[]) {
+  return ids.map((episodeId) => ({
+    episodeId,
+    claimKey: `episode:${episodeId}`,
+    limits: rules(episodeId),
+  }));
+}
+
+async function running(): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM cyclium_episodes WHERE status = 'running'",
+  );
+  return rows[0]?.n ?? 0;
+}
+
+async function finish(ids: readonly string[]): Promise<void> {
+  await db.pool.query(
+    "UPDATE cyclium_episodes SET status = 'completed', finished_at = now() WHERE id = ANY($1::uuid[])",
+    [ids],
+  );
+}
+
+describe("the limit gate in startEpisodes (claim rows)", () => {
+  it("starts up to the global limit and refuses the rest with the reason", async () => {
+    const ids = await pending(5);
+    const outcomes = await startEpisodes(
+      { owner: "n1", leaseSeconds: 60, episodes: batch(ids, () => [global(2)]) },
+      db.pool,
+    );
+    expect(outcomes.map((o) => o.kind)).toEqual([
+      "started",
+      "started",
+      "limited",
+      "limited",
+      "limited",
+    ]);
+    expect(outcomes[2]).toMatchObject({
+      kind: "limited",
+      wait: { k: "global:/llm", c: "concurrency", l: 2, n: 2 },
+    });
+    // Refused: still pending, no claim taken, the reason on the row.
+    const { rows } = await db.pool.query<{ status: string; limit_wait: unknown; claims: number }>(
+      `SELECT status, limit_wait,
+              (SELECT count(*)::int FROM cyclium_work_claims WHERE dedupe_key = 'episode:' || e.id) AS claims
+         FROM cyclium_episodes e WHERE id = $1`,
+      [ids[4]],
+    );
+    expect(rows[0]).toMatchObject({
+      status: "pending",
+      claims: 0,
+      limit_wait: { k: "global:/llm", n: 2 },
+    });
+    // A freed slot lets exactly one more start.
+    await finish(ids.slice(0, 1));
+    const again = await startEpisodes(
+      { owner: "n2", leaseSeconds: 60, episodes: batch(ids.slice(2), () => [global(2)]) },
+      db.pool,
+    );
+    expect(again.map((o) => o.kind)).toEqual(["started", "limited", "limited"]);
+    // Episodes without rules are never held back.
+    const free = await pending(3);
+    const unlimited = await startEpisodes(
+      { owner: "n1", leaseSeconds: 60, episodes: batch(free, () => []) },
+      db.pool,
+    );
+    expect(unlimited.map((o) => o.kind)).toEqual(["started", "started", "started"]);
+  });
+
+  it("never exceeds a global limit when six nodes start batches at once", async () => {
+    for (let round = 0; round < 5; round += 1) {
+      await db.pool.query("TRUNCATE cyclium_episodes, cyclium_work_claims CASCADE");
+      const ids = await pending(60);
+      const outcomes = await Promise.all(
+        pools.map((pool, node) =>
+          startEpisodes(
+            {
+              owner: `n${node}`,
+              leaseSeconds: 60,
+              episodes: batch(ids.slice(node * 10, node * 10 + 10), () => [global(7)]),
+            },
+            pool,
+          ),
+        ),
+      );
+      const started = outcomes.flat().filter((o) => o.kind === "started").length;
+      expect(started).toBe(7);
+      expect(await running()).toBe(7);
+    }
+  });
+
+  it("serializes one key of a per-key limit while other keys start", async () => {
+    const ids = await pending(6);
+    const key = (id: string): LimitRule[] => [
+      { k: `key:/llm:${ids.indexOf(id) < 3 ? "acme" : ids.indexOf(id)}`, c: "concurrency", l: 1 },
+    ];
+    const outcomes = await startEpisodes(
+      { owner: "n1", leaseSeconds: 60, episodes: batch(ids, key) },
+      db.pool,
+    );
+    expect(outcomes.map((o) => o.kind)).toEqual([
+      "started",
+      "limited",
+      "limited",
+      "started",
+      "started",
+      "started",
+    ]);
+  });
+
+  it("holds a rate limit over its sliding period and says until when", async () => {
+    const ids = await pending(5);
+    const rate: LimitRule = { k: "rate:/llm", c: "rate", l: 3, p: 60_000 };
+    const first = await startEpisodes(
+      { owner: "n1", leaseSeconds: 60, episodes: batch(ids.slice(0, 2), () => [rate]) },
+      db.pool,
+    );
+    // Finishing does not free a rate limit: starts count, not running episodes.
+    await finish(ids.slice(0, 2));
+    const second = await startEpisodes(
+      { owner: "n2", leaseSeconds: 60, episodes: batch(ids.slice(2), () => [rate]) },
+      db.pool,
+    );
+    expect([...first, ...second].map((o) => o.kind)).toEqual([
+      "started",
+      "started",
+      "started",
+      "limited",
+      "limited",
+    ]);
+    const refused = second[1];
+    if (refused?.kind !== "limited") throw new Error("not limited");
+    const { rows } = await db.pool.query<{ first: Date }>(
+      "SELECT min(started_at) AS first FROM cyclium_episodes WHERE started_at IS NOT NULL",
+    );
+    expect(refused.wait.until?.getTime()).toBe((rows[0]?.first.getTime() ?? 0) + 60_000);
+    // The window's rows are the starts, with the episodes' own started_at.
+    const window = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM cyclium_limit_starts s JOIN cyclium_episodes e
+          ON e.id = s.episode_id AND e.started_at = s.started_at WHERE s.limit_key = 'rate:/llm'`,
+    );
+    expect(window.rows[0]?.n).toBe(3);
+  });
+});
+
+describe("the limit gate in startEpisode (one episode, fenced)", () => {
+  it("refuses a start past the limit and starts once a slot frees", async () => {
+    const ids = await pending(3);
+    const start = (episodeId: string) =>
+      startEpisode({ episodeId, fence: null, executedBy: "n1", limits: [global(1)] }, db.pool);
+    expect((await start(ids[0]!)).kind).toBe("started");
+    const refused = await start(ids[1]!);
+    expect(refused).toMatchObject({ kind: "limited", wait: { l: 1, n: 1 } });
+    await finish(ids.slice(0, 1));
+    expect((await start(ids[1]!)).kind).toBe("started");
+    expect(await running()).toBe(1);
+  });
+});
+
+describe("the limit gate in startLeasedEpisodes (the episode's own lease)", () => {
+  it("never exceeds a global limit when six nodes start at once", async () => {
+    const ids = await pending(60);
+    const outcomes = await Promise.all(
+      pools.map((pool, node) =>
+        startLeasedEpisodes(
+          {
+            owner: `n${node}`,
+            leaseSeconds: 60,
+            episodes: batch(ids.slice(node * 10, node * 10 + 10), () => [global(5)]),
+          },
+          pool,
+        ),
+      ),
+    );
+    expect(outcomes.flat().filter((o) => o.kind === "started")).toHaveLength(5);
+    expect(outcomes.flat().filter((o) => o.kind === "limited")).toHaveLength(55);
+    expect(await running()).toBe(5);
+  });
+});
