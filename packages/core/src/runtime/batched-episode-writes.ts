@@ -7,6 +7,7 @@ import {
   type EpisodeEnd,
   type StartEpisodesOutcome,
 } from "../episodes/index";
+import type { LimitRule } from "../limits/index";
 import type { Telemetry } from "../telemetry/index";
 import { MicroBatcher } from "../batching/micro-batcher";
 
@@ -25,6 +26,8 @@ interface StartRequest {
   resend?: boolean;
   /** The traceparent of this attempt's run span (see startEpisodes). */
   runTraceparent?: string | null;
+  /** Its cluster-wide limits (see startEpisodes). */
+  limits?: readonly LimitRule[];
 }
 
 /**
