@@ -59,7 +59,6 @@ BEGIN
   PERFORM pg_advisory_xact_lock(h)
      FROM (SELECT DISTINCT hashtextextended('cyclium_limit:' || k, 0) AS h FROM unnest(v_keys) k) x
     ORDER BY h;
-  v_now := clock_timestamp();
   -- Running episodes per concurrency key (the partial GIN index).
   SELECT COALESCE(jsonb_object_agg(k, n), '{}'::jsonb) INTO v_used FROM (
     SELECT k, count(*) AS n
@@ -74,7 +73,8 @@ BEGIN
      WHERE jsonb_typeof(e) = 'array' AND r->>'c' = 'rate') x;
   IF v_rate IS NOT NULL THEN
     DELETE FROM cyclium_limit_starts s USING unnest(v_rate, v_periods) AS w(k, p)
-     WHERE s.limit_key = w.k AND s.started_at <= v_now - make_interval(secs => w.p / 1000.0);
+     WHERE s.limit_key = w.k
+       AND s.started_at <= clock_timestamp() - make_interval(secs => w.p / 1000.0);
     SELECT v_used || COALESCE(jsonb_object_agg(k, n), '{}'::jsonb),
            COALESCE(jsonb_object_agg(k, oldest), '{}'::jsonb)
       INTO v_used, v_oldest FROM (
@@ -83,6 +83,12 @@ BEGIN
        WHERE s.limit_key = ANY(v_rate)
        GROUP BY s.limit_key) c;
   END IF;
+  -- The starts' instant, taken after the counts: an end these counts did not see committed after
+  -- their snapshot, so it was counted as running; one they saw ended before this instant. So the
+  -- episodes' own started_at/finished_at never show more than the limit running at once (a
+  -- clock read before the counts did, on a busy server, by a few ms). The rate window counted
+  -- from an earlier clock is a little wider: never too few starts.
+  v_now := clock_timestamp();
   FOR i IN 1 .. coalesce(array_length(p_episode_ids, 1), 0) LOOP
     v_rules := p_rules -> (i - 1);
     CONTINUE WHEN v_rules IS NULL OR jsonb_typeof(v_rules) <> 'array'
