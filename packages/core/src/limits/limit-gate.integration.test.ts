@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEpisode } from "../episodes/start-episode";
 import { startEpisodes } from "../episodes/start-episodes";
 import { startLeasedEpisodes } from "../episodes/lease/index";
+import { startRequestedEpisodes } from "../trigger-requests/index";
 import type { LimitRule } from "./limit-rules";
 
 // The gate every start statement includes (SPEC section 16): a limit is never exceeded, whatever
@@ -214,5 +215,58 @@ describe("the limit gate in startLeasedEpisodes (the episode's own lease)", () =
     expect(outcomes.flat().filter((o) => o.kind === "started")).toHaveLength(5);
     expect(outcomes.flat().filter((o) => o.kind === "limited")).toHaveLength(55);
     expect(await running()).toBe(5);
+  });
+});
+
+describe("the limit gate in startRequestedEpisodes (requests, the episode's own lease)", () => {
+  async function requested(count: number): Promise<void> {
+    await db.pool.query(
+      `WITH e AS (
+         INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type, input)
+         SELECT 'llm', 'call', 'pending', 'manual', jsonb_build_object('n', g)
+           FROM generate_series(1, $1::int) g
+         RETURNING id)
+       INSERT INTO cyclium_trigger_requests (episode_id, actor_id, expectation_id, status)
+       SELECT id, 'llm', 'call', 'pending' FROM e`,
+      [count],
+    );
+  }
+  const limited = { actorIds: ["llm"], rulesFor: () => [global(4)] };
+  const start = (node: string, pool: pg.Pool) =>
+    startRequestedEpisodes(
+      {
+        node,
+        leaseSeconds: 60,
+        limits: [{ actorId: "llm", limit: 10 }],
+        sourceStack: null,
+        sourceEnv: null,
+        limited,
+      },
+      pool,
+    );
+
+  it("never exceeds a global limit when six nodes start at once; refused requests wait", async () => {
+    await requested(60);
+    const started = await Promise.all(pools.map((pool, node) => start(`n${node}`, pool)));
+    expect(started.flat()).toHaveLength(4);
+    expect(await running()).toBe(4);
+    const { rows } = await db.pool.query<{ status: string; waits: number; n: number }>(
+      `SELECT status, count(limit_wait)::int AS waits, count(*)::int AS n
+         FROM cyclium_trigger_requests GROUP BY status ORDER BY status`,
+    );
+    // Every refused request is still pending, and says why.
+    expect(rows).toContainEqual({ status: "completed", waits: 0, n: 4 });
+    const pending = rows.find((row) => row.status === "pending");
+    expect(pending?.n).toBe(56);
+    expect(pending?.waits).toBeGreaterThan(0);
+    // While the limit is full, the pick skips the refused requests: nothing is started or taken.
+    expect(await start("n9", db.pool)).toHaveLength(0);
+    // A freed slot lets one more start.
+    const { rows: one } = await db.pool.query<{ id: string }>(
+      "SELECT id::text FROM cyclium_episodes WHERE status = 'running' LIMIT 1",
+    );
+    await finish(one.map((row) => row.id));
+    expect(await start("n9", db.pool)).toHaveLength(1);
+    expect(await running()).toBe(4);
   });
 });
