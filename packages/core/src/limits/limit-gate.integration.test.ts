@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEpisode } from "../episodes/start-episode";
 import { startEpisodes } from "../episodes/start-episodes";
 import { startLeasedEpisodes } from "../episodes/lease/index";
+import { explainPendingEpisodes } from "../episodes/queries/index";
 import { startRequestedEpisodes } from "../trigger-requests/index";
 import type { LimitRule } from "./limit-rules";
 
@@ -259,6 +260,18 @@ describe("the limit gate in startRequestedEpisodes (requests, the episode's own 
     const pending = rows.find((row) => row.status === "pending");
     expect(pending?.n).toBe(56);
     expect(pending?.waits).toBeGreaterThan(0);
+    // Why it waits, as the console, REST and the client say it.
+    const { rows: waiting } = await db.pool.query<{ id: string; nodes: string[] }>(
+      `SELECT (SELECT e.id::text FROM cyclium_episodes e WHERE e.limit_wait IS NOT NULL LIMIT 1) AS id,
+              (SELECT array_agg(DISTINCT executed_by ORDER BY executed_by) FROM cyclium_episodes
+                WHERE status = 'running') AS nodes`,
+    );
+    const id = waiting[0]?.id ?? "";
+    const reasons = await explainPendingEpisodes({ db: db.pool, episodeIds: [id] });
+    expect(reasons[id]).toMatchObject({
+      code: "concurrency_limited",
+      message: `Global limit 4/4, running on ${waiting[0]?.nodes.join(", ")}: it starts when one of them ends.`,
+    });
     // While the limit is full, the pick skips the refused requests: nothing is started or taken.
     expect(await start("n9", db.pool)).toHaveLength(0);
     // A freed slot lets one more start.
@@ -268,5 +281,42 @@ describe("the limit gate in startRequestedEpisodes (requests, the episode's own 
     await finish(one.map((row) => row.id));
     expect(await start("n9", db.pool)).toHaveLength(1);
     expect(await running()).toBe(4);
+  });
+});
+
+describe("why a rate-limited episode waits", () => {
+  it("says until when", async () => {
+    await db.pool.query(
+      `WITH e AS (
+         INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type)
+         SELECT 'llm', 'call', 'pending', 'manual' FROM generate_series(1, 3)
+         RETURNING id)
+       INSERT INTO cyclium_trigger_requests (episode_id, actor_id, expectation_id, status)
+       SELECT id, 'llm', 'call', 'pending' FROM e`,
+    );
+    const rate: LimitRule = { k: "rate:/llm", c: "rate", l: 2, p: 60_000 };
+    const started = await startRequestedEpisodes(
+      {
+        node: "n1",
+        leaseSeconds: 60,
+        limits: [{ actorId: "llm", limit: 10 }],
+        sourceStack: null,
+        sourceEnv: null,
+        limited: { actorIds: ["llm"], rulesFor: () => [rate] },
+      },
+      db.pool,
+    );
+    expect(started).toHaveLength(2);
+    const { rows } = await db.pool.query<{ id: string; until: Date }>(
+      `SELECT id::text, (limit_wait->>'until')::timestamptz AS until
+         FROM cyclium_episodes WHERE status = 'pending'`,
+    );
+    const waiting = rows[0];
+    if (waiting === undefined) throw new Error("none waits");
+    const reasons = await explainPendingEpisodes({ db: db.pool, episodeIds: [waiting.id] });
+    expect(reasons[waiting.id]).toMatchObject({
+      code: "rate_limited",
+      message: `Rate limited until ${waiting.until.toISOString()} (2 starts per 60 s): no node starts it before.`,
+    });
   });
 });

@@ -147,6 +147,14 @@ export class LocalRunner {
       trace.end(result);
       this.#active.delete(episode.id);
       if (limits.length > 0 && ranHere(result)) this.#limitFreed(episode.sourceEnv);
+      if (result.kind === "limited") {
+        const reason = result.wait.c === "rate" ? "rate_limited" : "concurrency_limited";
+        this.options.telemetry.emit(
+          `cyclium.episode.${reason}`,
+          { count: 1 },
+          { actor_id: episode.actorId, expectation_id: episode.expectationId },
+        );
+      }
     }
   }
 
