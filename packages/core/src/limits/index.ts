@@ -7,6 +7,7 @@ export {
   type RateLimit,
 } from "./limit-definition";
 export {
+  claimCap,
   declaresLimit,
   limitRulesFor,
   type LimitedEpisode,

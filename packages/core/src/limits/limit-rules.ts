@@ -68,6 +68,20 @@ export function limitRulesFor(episode: LimitedEpisode, scopes: LimitScopes): Lim
   ];
 }
 
+/**
+ * The most of an actor's episodes that could start at once under its own unkeyed limits (its
+ * `global` concurrency, its unkeyed rate limit), or undefined. A node claims no more than this
+ * for the actor in one go: the gate would refuse the rest, and each refusal is a write.
+ */
+export function claimCap(actor: LimitDeclaration): number | undefined {
+  const caps = [
+    actor.concurrency?.global,
+    actor.rateLimit?.key ? undefined : actor.rateLimit?.limit,
+  ];
+  const set = caps.filter((cap): cap is number => cap !== undefined);
+  return set.length === 0 ? undefined : Math.min(...set);
+}
+
 /** Whether a declaration limits anything. */
 export function declaresLimit(declaration: LimitDeclaration | undefined): boolean {
   return declaration?.concurrency !== undefined || declaration?.rateLimit !== undefined;

@@ -1,3 +1,4 @@
+import { claimCap } from "../limits/index";
 import { setMaxListeners } from "node:events";
 import { runsOnStack, type ActorDefinition } from "../actors/index";
 import type { Episode } from "../episodes/index";
@@ -169,7 +170,8 @@ export class ActorHost implements PollerHost {
   freeCapacity(actorId: string): number {
     const actor = this.#hosted(actorId);
     if (actor === undefined || this.#state !== "running") return 0;
-    return freeCapacity(actor, this.#load(actor), this.#o.requestPrefetch ?? 0);
+    const free = freeCapacity(actor, this.#load(actor), this.#o.requestPrefetch ?? 0);
+    return Math.min(free, claimCap(actor) ?? free);
   }
 
   onSlotFreed(listener: (actorId: string) => void): () => void {

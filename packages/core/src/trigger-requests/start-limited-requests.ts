@@ -12,6 +12,8 @@ import { startStatementSql, type StartedRow } from "./start-requested-sql";
 export interface LimitedRequests {
   actorIds: readonly string[];
   rulesFor(episode: LimitedEpisode): readonly LimitRule[];
+  /** At most this many of an actor's requests per call (limits' claimCap); none: its slots. */
+  capFor?(actorId: string): number | undefined;
 }
 
 const GATE = limitGateSql("$2::uuid[]", "$3::jsonb");
@@ -30,7 +32,16 @@ export async function startLimitedRequests(
   limited: LimitedRequests,
   db: Queryable,
 ): Promise<StartedRow[]> {
-  const pick = pickDueRequests(options, ["id", "episode_id", "claim_priority", "run_at"]);
+  const limits = options.limits.map(({ actorId, limit }) => ({
+    actorId,
+    limit: Math.min(limit, limited.capFor?.(actorId) ?? limit),
+  }));
+  const pick = pickDueRequests({ ...options, limits }, [
+    "id",
+    "episode_id",
+    "claim_priority",
+    "run_at",
+  ]);
   if (pick === undefined) return [];
   const { rows: due } = await db.query<LimitedEpisode & { id: string; episode_id: string }>(
     `WITH ${pick.cte}
