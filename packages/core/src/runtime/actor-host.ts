@@ -215,11 +215,32 @@ export class ActorHost implements PollerHost {
       owned: options.owned ?? false,
       settle,
     });
+    // A local episode a cluster-wide limit refused (SPEC section 16) goes to the cluster's
+    // deferred queue, where a refused request waits for the limit without anyone polling for it.
+    if (options.triggerRequestId === undefined) {
+      void settled.then((result) =>
+        result.kind === "limited" ? this.#deferLimited(episode) : undefined,
+      );
+    }
     // Still in the queue after the push: every slot was busy, so it waits.
     if (this.#slots.queuedCount(actor.identifier) > 0) {
       this.#announcements.queued(episode, this.queuedCount(episode.actorId));
     }
     return { kind: "queued", settled };
+  }
+
+  async #deferLimited(episode: Episode): Promise<void> {
+    try {
+      const moved = await this.#backlog.deferOwned({ episodeIds: [episode.id] });
+      if (moved === 0) {
+        this.#o.logger.warn(
+          { episode_id: episode.id, actor_id: episode.actorId },
+          "a limit refused an episode no queue or request owns; it stays pending",
+        );
+      }
+    } catch (err) {
+      this.#o.logger.warn({ err, episode_id: episode.id }, "could not defer a limited episode");
+    }
   }
 
   /** PollerHost: a claimed trigger request's episode. */
