@@ -12,7 +12,12 @@ import { createWorkClaims, type WorkClaims, type WorkClaimsMode } from "../claim
 import { ConcurrencyLimits, ModeController, ModeSync, type Mode } from "../modes/index";
 import type { NodeKind } from "./node";
 import { NodeHeartbeat } from "./node-heartbeat";
-import { ActorHost, publishEpisodeEvent, type QueueOptions } from "../runtime/index";
+import {
+  ActorHost,
+  limitedRequestsOf,
+  publishEpisodeEvent,
+  type QueueOptions,
+} from "../runtime/index";
 import { createRollupWriter, type Logger, type Telemetry } from "../telemetry/index";
 import { DeferredRunner, TriggerRequestPoller } from "../trigger-requests/index";
 import { ExpectationTriggers } from "./expectation-triggers";
@@ -208,6 +213,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
         sourceStack: options.poller.sourceStack,
         sourceEnv: options.poller.sourceEnv === undefined ? env : options.poller.sourceEnv,
         ...(options.poller.ttlMs === undefined ? {} : { ttlMs: options.poller.ttlMs }),
+        limited: limitedRequestsOf(registry),
         onEpisodesExpired: (episodes) => {
           for (const episode of episodes) void publishEpisodeEvent(bus, episode, logger);
         },

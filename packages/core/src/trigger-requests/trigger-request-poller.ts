@@ -12,6 +12,7 @@ import { DueTimer } from "./due-timer";
 import { nextDueTriggerRequest } from "./next-due-trigger-request";
 import { releaseTriggerRequests } from "./release-trigger-requests";
 import { runRequestMaintenance } from "./request-maintenance";
+import type { LimitedRequests } from "./start-limited-requests";
 import { RequestSettler } from "./request-settler";
 import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
 import {
@@ -101,6 +102,12 @@ export interface TriggerRequestPollerOptions {
   maintenanceIntervalMs?: number;
   /** A due request's claim priority rises one level per this many ms waited. Default 30 s. */
   priorityAgeingMs?: number;
+  /**
+   * The actors under cluster-wide limits (runtime's limitedRequestsOf): a start of their episodes
+   * straight from their requests (startRequestedEpisodes) must pass it on, so the limit gate
+   * applies there too. The claim path's gate is in the runner's start statements.
+   */
+  limited?: LimitedRequests;
   /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
   onEpisodesExpired?: (episodes: Episode[]) => void;
   logger: Logger;
