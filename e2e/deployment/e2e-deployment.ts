@@ -2,6 +2,7 @@
 // not the demo, but a team's own module that composes the demo's actors, workflows and triggers
 // (so the specs written against them keep working with one `next build`) with an actor and a
 // workflow of its own, the way a team adds its work beside a library of shared actors.
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   defineActor,
   done,
@@ -119,8 +120,61 @@ const ledger = defineActor({
   expectations: [{ id: LEDGER_EXPECTATION, strategy: ledgerStrategy, trigger: { manual: true } }],
 });
 
+/**
+ * A call to a provider that allows one at a time across the cluster (SPEC section 16): each
+ * episode holds the only slot for `holdMs`, so a second one waits on the global limit.
+ */
+export const LIMITED_ACTOR = "e2e_limited";
+export const LIMITED_EXPECTATION = "call";
+const ZHoldInput = z.strictObject({ holdMs: z.number().int().min(0).max(60_000).default(15_000) });
+
+export const holdStrategy: Strategy<unknown, { holdMs: number }, { heldMs: number }> = {
+  init: (_ctx, input) => ({ holdMs: ZHoldInput.parse(input ?? {}).holdMs }),
+  step: async (state, ctx) => {
+    await sleep(state.holdMs, undefined, { signal: ctx.signal });
+    return done({ heldMs: state.holdMs });
+  },
+};
+
+const limited = defineActor({
+  identifier: LIMITED_ACTOR,
+  maxConcurrentEpisodes: 3,
+  concurrency: { global: 1 },
+  expectations: [
+    {
+      id: LIMITED_EXPECTATION,
+      strategy: holdStrategy,
+      trigger: { manual: true },
+      input: ZHoldInput,
+    },
+  ],
+});
+
+/** Fails its first attempt (a provider's 429), then succeeds: retried after a minute. */
+export const FLAKY_ACTOR = "e2e_flaky";
+export const FLAKY_EXPECTATION = "once";
+
+export const flakyStrategy: Strategy<unknown, null> = {
+  init: () => null,
+  step: (_state, ctx) =>
+    ctx.episode.attempt === 1 ? fail("rate_limited", "the provider answered 429") : done({}),
+};
+
+const flaky = defineActor({
+  identifier: FLAKY_ACTOR,
+  expectations: [
+    {
+      id: FLAKY_EXPECTATION,
+      strategy: flakyStrategy,
+      trigger: { manual: true },
+      input: z.strictObject({}),
+      retry: { maxAttempts: 3, backoff: { initialMs: 60_000 } },
+    },
+  ],
+});
+
 export const deployment = defineDeployment({
-  actors: [...demo.actors, greeter, ledger],
+  actors: [...demo.actors, greeter, ledger, limited, flaky],
   strategies: { ...demo.strategies, e2e_greet: greetStrategy, e2e_ledger: ledgerStrategy },
   workflows: [...demo.workflows.list(), greeting],
   triggers: [

@@ -1,6 +1,7 @@
 import { checkCommon } from "./check-common";
 import { checkDedupe } from "./check-dedupe";
 import { checkKills } from "./check-kills";
+import { checkLimits } from "./check-limits";
 import { checkPartition } from "./check-partition";
 import { checkPause } from "./check-pause";
 import { checkQueueKills, checkQueueRestart, checkRandomMix } from "./check-queue-faults";
@@ -24,6 +25,7 @@ const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([
   [8, checkQueueKills],
   [9, checkQueueRestart],
   [10, checkRandomMix],
+  [11, checkLimits],
 ]);
 
 /**

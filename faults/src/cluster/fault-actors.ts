@@ -19,7 +19,15 @@ export const ACTORS = {
   queuedRestart: "q-restarter",
   /** Two at a time per node, fail policy, fired locally by manual bursts (scenarios 8-10). */
   queuedFail: "q-failer",
+  /**
+   * At most LIMITED_GLOBAL running across the cluster (SPEC section 16), restart policy, retried
+   * after a short backoff (scenario 11).
+   */
+  limited: "limited",
 } as const;
+
+/** The cluster-wide concurrency limit of the `limited` actor. */
+export const LIMITED_GLOBAL = 3;
 
 /** Actors whose orphans are failed (`orphaned`) rather than restarted. */
 export const FAIL_POLICY_ACTORS: ReadonlySet<string> = new Set([ACTORS.fail, ACTORS.queuedFail]);
@@ -122,6 +130,22 @@ export function faultActors(history: HistoryWriter, node: string): ActorDefiniti
           strategy,
           trigger: { event: BURST_TOPIC },
           recoveryPolicy: "restart",
+          budget: LONG_RUNNING,
+        },
+      ],
+    }),
+    defineActor({
+      identifier: ACTORS.limited,
+      maxConcurrentEpisodes: SLOTS,
+      concurrency: { global: LIMITED_GLOBAL },
+      expectations: [
+        {
+          id: WORK_EXPECTATION,
+          strategy,
+          trigger: { manual: true },
+          recoveryPolicy: "restart",
+          // Kills and restarts raise the attempt too: room for both and the planned failure.
+          retry: { maxAttempts: 8, backoff: { initialMs: 200, maxMs: 1_000 } },
           budget: LONG_RUNNING,
         },
       ],

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { done, next, type Strategy } from "@cyclium/core";
+import { done, fail, next, type Strategy } from "@cyclium/core";
 import { z } from "zod";
 import type { HistoryWriter } from "../history/history-writer";
 
@@ -13,8 +13,10 @@ export const ZRunInput = z
     steps: z.number().int().min(1).max(1_000).default(3),
     stepMs: z.number().int().min(0).max(60_000).default(20),
     keepRunning: z.boolean().default(false),
+    /** Attempts up to this one fail at their first step (a retry is scheduled); 0: none. */
+    failUntilAttempt: z.number().int().min(0).max(10).default(0),
   })
-  .catch({ steps: 3, stepMs: 20, keepRunning: false });
+  .catch({ steps: 3, stepMs: 20, keepRunning: false, failUntilAttempt: 0 });
 
 export type TRunInput = z.input<typeof ZRunInput>;
 
@@ -23,6 +25,7 @@ interface RunState {
   steps: number;
   stepMs: number;
   keepRunning: boolean;
+  failUntilAttempt: number;
 }
 
 /** What a completed episode stores as its result: who produced it, so the checker can compare. */
@@ -80,6 +83,9 @@ export function recordedStrategy(
         await sleep(state.stepMs, undefined, state.keepRunning ? {} : { signal: ctx.signal });
       }
       history.write({ op: "step", type: "ok", ...record });
+      if (ctx.episode.attempt <= state.failUntilAttempt) {
+        return fail("flaky", `fails until attempt ${state.failUntilAttempt}`);
+      }
       const progressed = { ...state, done: state.done + 1 };
       if (progressed.done >= state.steps) return done({ node, steps: progressed.done });
       return next(progressed, { turns: 1 }, { done: progressed.done });

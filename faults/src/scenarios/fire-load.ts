@@ -9,6 +9,8 @@ export interface FireLoadOptions {
   input?: TRunInput;
   /** Every n-th fire goes to the fail-policy actor (default: every second one). */
   failEvery?: number;
+  /** When set, fire `i` goes to `actors[i % length]` instead. */
+  actors?: string[];
 }
 
 /**
@@ -29,6 +31,7 @@ export async function fireLoad(
       ratePerSec: options.ratePerSec,
       concurrency: 8,
       failEvery: options.failEvery ?? 2,
+      ...(options.actors === undefined ? {} : { actors: options.actors }),
       input: options.input ?? { steps: 3, stepMs: 20 },
       retryForMs: 120_000,
     },

@@ -86,4 +86,34 @@ export const testActors = [
       { id: "run", strategy: stepsStrategy, trigger: { manual: true }, budget: LONG_RUNNING },
     ],
   }),
+  // Cluster-wide limits (SPEC section 16), each on top of 4 slots per worker.
+  defineActor({
+    identifier: "limited_global",
+    maxConcurrentEpisodes: 4,
+    concurrency: { global: 5 },
+    expectations: [{ id: "run", strategy: stepsStrategy, trigger: { manual: true } }],
+  }),
+  defineActor({
+    identifier: "limited_key",
+    maxConcurrentEpisodes: 4,
+    expectations: [
+      {
+        id: "run",
+        strategy: stepsStrategy,
+        trigger: { manual: true },
+        concurrency: { perKey: { key: (input) => customerOf(input), limit: 1 } },
+      },
+    ],
+  }),
+  defineActor({
+    identifier: "limited_rate",
+    maxConcurrentEpisodes: 8,
+    rateLimit: { limit: 20, periodMs: 1_000 },
+    expectations: [{ id: "run", strategy: stepsStrategy, trigger: { manual: true } }],
+  }),
 ];
+
+function customerOf(input: unknown): string {
+  const customer = (input as { customer?: unknown } | null)?.customer;
+  return typeof customer === "string" ? customer : "none";
+}

@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  ZConcurrency,
+  ZRateLimit,
+  type Concurrency,
+  type RateLimit,
+} from "../limits/limit-definition";
 import { ZRecoveryPolicy, type RecoveryPolicy } from "./recovery-policy";
 import { isStrategy, type AnyStrategy } from "./strategy";
 import { ZTrigger, type Trigger, type TriggerInput } from "./trigger";
@@ -93,6 +99,8 @@ export const ZExpectation = z.strictObject({
   input: ZInputSchema.optional(),
   priority: ZPriority.optional(),
   retry: ZRetry.optional(),
+  concurrency: ZConcurrency.optional(),
+  rateLimit: ZRateLimit.optional(),
 });
 
 /**
@@ -112,6 +120,10 @@ export interface ExpectationDefinition<Id extends string = string, Input = unkno
   readonly priority?: number | undefined;
   /** Automatic retries with backoff; absent: a failure is final (one attempt). */
   readonly retry?: Retry | undefined;
+  /** Cluster-wide concurrency of this expectation's episodes (SPEC section 16). */
+  readonly concurrency?: Concurrency | undefined;
+  /** Cluster-wide rate limit of this expectation's starts (SPEC section 16). */
+  readonly rateLimit?: RateLimit | undefined;
 }
 
 /** What `defineActor` accepts: defaults may be left out. */
@@ -127,6 +139,10 @@ export interface ExpectationInput {
   priority?: number | undefined;
   /** `{ maxAttempts, backoff? }`: retry a failed attempt after a backoff (default: no retry). */
   retry?: RetryInput | undefined;
+  /** `{ global?, perKey?: { key, limit } }`: at most that many running across all nodes. */
+  concurrency?: Concurrency | undefined;
+  /** `{ limit, periodMs, key? }`: at most `limit` starts per period across all nodes. */
+  rateLimit?: RateLimit | undefined;
 }
 
 /** The typed definition of one declared expectation (distributes over a union). */
@@ -156,6 +172,9 @@ export const ZActorDefinition = z
     maxQueuedEpisodes: z.number().int().min(0).optional(),
     /** Stacks this actor runs on; empty or absent = every stack. */
     stacks: z.array(z.string().trim().min(1).max(255)).default([]),
+    /** Cluster-wide limits over all the actor's expectations (SPEC section 16). */
+    concurrency: ZConcurrency.optional(),
+    rateLimit: ZRateLimit.optional(),
     expectations: z.array(ZExpectation).min(1, "an actor needs at least one expectation"),
   })
   .superRefine((actor, ctx) => {
@@ -191,6 +210,10 @@ export interface ActorDefinition<
   readonly episodeOverflow: EpisodeOverflow;
   readonly maxQueuedEpisodes: number | undefined;
   readonly stacks: readonly string[];
+  /** Cluster-wide concurrency over all its expectations' episodes (SPEC section 16). */
+  readonly concurrency?: Concurrency | undefined;
+  /** Cluster-wide rate limit over all its expectations' starts (SPEC section 16). */
+  readonly rateLimit?: RateLimit | undefined;
   readonly expectations: readonly E[];
   readonly source: ActorSource;
 }
@@ -201,6 +224,8 @@ export interface ActorInput {
   episodeOverflow?: EpisodeOverflow;
   maxQueuedEpisodes?: number;
   stacks?: readonly string[];
+  concurrency?: Concurrency | undefined;
+  rateLimit?: RateLimit | undefined;
   expectations: readonly ExpectationInput[];
 }
 

@@ -1,4 +1,10 @@
 import { CycliumError } from "../errors/index";
+import {
+  declaresLimit,
+  limitRulesFor,
+  type LimitedEpisode,
+  type LimitRule,
+} from "../limits/limit-rules";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { RecoveryPolicy } from "./recovery-policy";
 import {
@@ -80,6 +86,25 @@ export class ActorRegistry {
   /** The recovery policy of an expectation; undefined for unknown actors or expectations. */
   recoveryPolicyFor(actorId: string, expectationId: string): RecoveryPolicy | undefined {
     return this.expectation(actorId, expectationId)?.recoveryPolicy;
+  }
+
+  /**
+   * The cluster-wide limits an episode's start must pass (SPEC section 16): its actor's and its
+   * expectation's rules, keyed by its input. Empty for an episode without any.
+   */
+  limitRulesFor(episode: LimitedEpisode): LimitRule[] {
+    const actor = this.get(episode.actorId);
+    if (actor === undefined) return [];
+    const expectation = findExpectation(actor, episode.expectationId);
+    if (!declaresLimit(actor) && !declaresLimit(expectation)) return [];
+    return limitRulesFor(episode, { actor, expectation });
+  }
+
+  /** Whether an expectation's episodes are under any cluster-wide limit. */
+  isLimited(actorId: string, expectationId: string): boolean {
+    const actor = this.get(actorId);
+    if (actor === undefined) return false;
+    return declaresLimit(actor) || declaresLimit(findExpectation(actor, expectationId));
   }
 
   /** The strategy an expectation runs: its own object, or the registered one it names. */

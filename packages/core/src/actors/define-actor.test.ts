@@ -51,6 +51,47 @@ describe("defineActor", () => {
     expect(error.message).toContain("expectations.0.trigger: unknown trigger kind (got evnt)");
   });
 
+  it("takes cluster-wide limits and rejects a bad one, naming the field", () => {
+    const actor = defineActor({
+      identifier: "llm",
+      concurrency: { global: 5 },
+      rateLimit: { limit: 60, periodMs: 60_000 },
+      expectations: [
+        {
+          id: "call",
+          strategy: noop,
+          trigger: { manual: true },
+          concurrency: { perKey: { key: (input) => String(input), limit: 1 } },
+        },
+      ],
+    });
+    expect(actor.concurrency).toEqual({ global: 5 });
+    expect(actor.expectations[0]?.concurrency?.perKey?.limit).toBe(1);
+    const zero = errorOf(() =>
+      defineActor({
+        identifier: "a",
+        concurrency: { global: 0 },
+        expectations: [{ id: "x", strategy: noop, trigger: { manual: true } }],
+      }),
+    );
+    expect(zero.message).toContain("concurrency.global");
+    const key = errorOf(() =>
+      defineActor({
+        identifier: "a",
+        expectations: [
+          {
+            id: "x",
+            strategy: noop,
+            trigger: { manual: true },
+            // @ts-expect-error: a key must be a function of the input
+            rateLimit: { limit: 1, periodMs: 1000, key: "customer" },
+          },
+        ],
+      }),
+    );
+    expect(key.message).toContain("expectations.0.rateLimit.key");
+  });
+
   it("rejects a bad cron expression and a bad IANA time zone", () => {
     expect(
       errorOf(() =>

@@ -1,3 +1,4 @@
+import { explainPendingEpisodes, type EpisodeWaitReason } from "../reasons/index";
 import { hostname } from "node:os";
 import pg from "pg";
 import { createBusPublisher } from "../bus/index";
@@ -80,6 +81,12 @@ export interface CycliumClient<D extends Deployment = Deployment> {
    * `timeoutMs` passes first). Woken by the end's NOTIFY, with polling as the fallback.
    */
   result(episodeId: string, options?: ResultOptions): Promise<EpisodeResult>;
+  /**
+   * Why a pending episode has not started, as the console says it (scheduled, a retry's backoff,
+   * "global limit 5/5, running on ...", "rate limited until ..."); undefined when it is not
+   * pending.
+   */
+  waitReason(episodeId: string): Promise<EpisodeWaitReason | undefined>;
   /** Cancels a pending or running episode wherever it runs (publishes `episode.cancelled`). */
   cancel(
     episodeId: string,
@@ -231,6 +238,15 @@ export function createClient<D extends Deployment = Deployment>(
     get: (episodeId) => loadEpisode(episodeId, pool),
 
     result: (episodeId, resultOptions) => results.wait(episodeId, resultOptions),
+
+    waitReason: async (episodeId) =>
+      (
+        await explainPendingEpisodes({
+          db: pool,
+          episodeIds: [episodeId],
+          actors: deployment?.actors ?? [],
+        })
+      )[episodeId],
 
     cancel: (episodeId, cancelOptions = {}) =>
       cancelEpisode(

@@ -86,6 +86,7 @@ export {
   archiveEpisode,
   cancelEpisode,
   findLiveEpisodeId,
+  loadEpisode,
 } from "../episodes/index";
 export { listEpisodeAttempts } from "../episodes/attempts/index";
 export { retryEpisode, retryEpisodeWithInput } from "../retries/index";
@@ -96,6 +97,7 @@ export {
   runBulkEpisodeCommand,
   type EpisodeListFilters,
   countEpisodes,
+  EPISODE_WAIT_REASONS,
   episodeFilterSql,
   explainPendingEpisodes,
   getEpisodeDetail,
@@ -200,7 +202,7 @@ export { getWorkflowGraph, listWorkflowInstances } from "../workflows/queries/in
 // What the console's own node, settings and fixtures are written with. Also on the root and
 // `/worker`, but those faces bring the worker's start-up (embedded PostgreSQL included) into the
 // Next.js build, so the console takes them from here.
-export { defineActor, done } from "../actors/index";
+export { type ActorDefinition, defineActor, done } from "../actors/index";
 export { createCycliumNode, type CycliumNode } from "../nodes/index";
 export {
   tracingExporterFromEnv,

@@ -13,7 +13,8 @@ export type TriggerType = (typeof TRIGGER_TYPES)[number];
  * Columns the runtime and the console do not read as part of an episode. `leaseUntil` belongs to
  * the episode's own lease (episodes/lease/), read by the statements that hold or test it.
  */
-type UnreadField = "queuedBy" | "queuedAt" | "recoveryHistory" | "leaseUntil";
+type UnreadField =
+  "queuedBy" | "queuedAt" | "recoveryHistory" | "leaseUntil" | "limitKeys" | "limitWait";
 
 /** An episode as core returns it: the Prisma model with its unions, numbers and JSON typed. */
 export type Episode = Narrow<

@@ -1,5 +1,12 @@
 import type { ClaimFence } from "../claims/index";
 import type { Queryable } from "../db/index";
+import {
+  limitGateSql,
+  limitRulesParam,
+  toLimitWait,
+  type LimitRule,
+  type LimitWait,
+} from "../limits/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "./episode-row";
 import { fenceCte } from "./fence-cte";
 
@@ -17,15 +24,20 @@ export interface StartEpisodeOptions {
   resend?: boolean;
   /** The traceparent of this attempt's run span, kept as `trace_context.run` (tracing on). */
   runTraceparent?: string | null;
+  /** Its cluster-wide limits (SPEC section 16, limits/): the start's gate checks them. */
+  limits?: readonly LimitRule[];
 }
 
 export type StartEpisodeResult =
   | { kind: "started"; episode: Episode }
   /** Not pending any more (cancelled, expired, run elsewhere) or archived: nothing to do. */
   | { kind: "not_pending" }
-  | { kind: "fenced" };
+  | { kind: "fenced" }
+  /** A cluster-wide limit is full (SPEC section 16): still pending. */
+  | { kind: "limited"; wait: LimitWait };
 
-const PARAMS = 4;
+const PARAMS = 5;
+const GATE = limitGateSql("ARRAY[$1::uuid]", "$5::jsonb");
 
 // pending -> running only: a queued episode that was cancelled or expired meanwhile, or that
 // another node already started, is left alone. A restarted (recovered) episode is pending again,
@@ -34,17 +46,20 @@ const PARAMS = 4;
 function sql(fence: string): string {
   return `
 WITH ${fence},
+${GATE.cte},
 started AS (
   UPDATE cyclium_episodes
-     SET status = 'running', started_at = now(), finished_at = NULL,
+     SET status = 'running', finished_at = NULL,
          executed_by = $2, queued_by = NULL, queued_at = NULL, updated_at = now(),
          trace_context = CASE WHEN $4::text IS NULL THEN trace_context
            ELSE COALESCE(trace_context, '{}'::jsonb) || jsonb_build_object('run', $4::text)
-         END
+         END,
+         ${GATE.set("$1::uuid")}
    WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
-     AND EXISTS (SELECT 1 FROM fence)
+     AND EXISTS (SELECT 1 FROM fence) AND NOT ${GATE.refused("$1::uuid")}
   RETURNING ${episodeColumns()}
 ),
+${GATE.writes("started")},
 -- Reads the statement's snapshot, so it never sees the row the UPDATE above just changed: at
 -- most one of started/adopted has a row.
 adopted AS (
@@ -52,7 +67,8 @@ adopted AS (
    WHERE $3::boolean AND id = $1 AND status = 'running' AND executed_by = $2
      AND archived_at IS NULL AND EXISTS (SELECT 1 FROM fence)
 )
-SELECT EXISTS (SELECT 1 FROM fence) AS held, mine.*
+SELECT EXISTS (SELECT 1 FROM fence) AS held,
+       (SELECT lg.wait FROM limit_gate lg WHERE lg.admitted_at IS NULL) AS limit_wait, mine.*
   FROM (SELECT 1) AS one
   LEFT JOIN (SELECT * FROM started UNION ALL SELECT * FROM adopted) AS mine ON true`;
 }
@@ -63,15 +79,22 @@ export async function startEpisode(
   db: Queryable,
 ): Promise<StartEpisodeResult> {
   const fence = fenceCte(options.fence, PARAMS + 1);
-  const result = await db.query<{ held: boolean } & Partial<EpisodeRow>>(sql(fence.sql), [
-    options.episodeId,
-    options.executedBy,
-    options.resend === true,
-    options.runTraceparent ?? null,
-    ...fence.values,
-  ]);
+  const result = await db.query<{ held: boolean; limit_wait: unknown } & Partial<EpisodeRow>>(
+    sql(fence.sql),
+    [
+      options.episodeId,
+      options.executedBy,
+      options.resend === true,
+      options.runTraceparent ?? null,
+      limitRulesParam([options.limits]),
+      ...fence.values,
+    ],
+  );
   const row = result.rows[0];
   if (!row?.held) return { kind: "fenced" };
+  if (row.id === undefined || row.id === null) {
+    if (row.limit_wait !== null) return { kind: "limited", wait: toLimitWait(row.limit_wait) };
+  }
   if (row.id === undefined || row.id === null) return { kind: "not_pending" };
   return { kind: "started", episode: toEpisode(row as EpisodeRow) };
 }

@@ -1,5 +1,12 @@
 import { takeClaimsSql } from "../claims/claim-take-over-sql";
 import type { Queryable } from "../db/index";
+import {
+  limitGateSql,
+  limitRulesParam,
+  toLimitWait,
+  type LimitRule,
+  type LimitWait,
+} from "../limits/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "./episode-row";
 
 export interface StartEpisodesOptions {
@@ -20,6 +27,8 @@ export interface StartEpisodesOptions {
     resend?: boolean;
     /** The traceparent of this attempt's run span, kept as `trace_context.run` (tracing on). */
     runTraceparent?: string | null;
+    /** Its cluster-wide limits (SPEC section 16, limits/): the start's gate checks them. */
+    limits?: readonly LimitRule[];
   }[];
 }
 
@@ -32,7 +41,9 @@ export type StartEpisodesOutcome =
    */
   | { kind: "not_pending"; claimAttempt: number | null }
   /** Its claim is held (live or lapsed): nothing done here; take the one-episode path. */
-  | { kind: "contended" };
+  | { kind: "contended" }
+  /** A cluster-wide limit is full (SPEC section 16): still pending, no claim taken. */
+  | { kind: "limited"; wait: LimitWait };
 
 /**
  * Acquires the work claims of many pending episodes and marks them running, in one statement and
@@ -55,15 +66,19 @@ export type StartEpisodesOutcome =
  * batch's keys: a NOT EXISTS per key was planned as a sequential scan of the claims table, which
  * grows by a row per episode (4.9 ms per batch of 24 after 20,000 episodes, 51 buffers each).
  */
+const GATE = limitGateSql("$3::uuid[]", "$7::jsonb");
+
 const SQL = `
 WITH input AS (
   SELECT * FROM unnest($3::uuid[], $4::text[], $5::boolean[], $6::text[])
            AS t(episode_id, claim_key, resend, run_traceparent)
 ),
+${GATE.cte},
 startable AS (
   SELECT i.episode_id, i.claim_key, i.run_traceparent
     FROM input i JOIN cyclium_episodes e ON e.id = i.episode_id
    WHERE e.id = ANY($3::uuid[]) AND e.status = 'pending' AND e.archived_at IS NULL
+     AND NOT ${GATE.refused("i.episode_id")}
 ),
 held AS (
   SELECT w.dedupe_key FROM cyclium_work_claims w
@@ -82,16 +97,18 @@ claimed AS (
 ),
 started AS (
   UPDATE cyclium_episodes e
-     SET status = 'running', started_at = now(), finished_at = NULL,
+     SET status = 'running', finished_at = NULL,
          executed_by = $1, queued_by = NULL, queued_at = NULL, updated_at = now(),
          trace_context = CASE WHEN s.run_traceparent IS NULL THEN e.trace_context
            ELSE COALESCE(e.trace_context, '{}'::jsonb) || jsonb_build_object('run', s.run_traceparent)
-         END
+         END,
+         ${GATE.set("e.id")}
     FROM startable s JOIN claimed c ON c.dedupe_key = s.claim_key
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
      AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 ),
+${GATE.writes("started")},
 -- A resent start that had committed: the episode is running here under this node's live claim.
 -- Never startable as well (it is not pending), so it never has a row in claimed or started.
 adopted AS (
@@ -106,9 +123,11 @@ adopted AS (
 SELECT i.episode_id::text AS input_id,
        (s.episode_id IS NOT NULL) AS startable,
        COALESCE(c.attempt, a.adopted_attempt) AS claim_attempt,
+       lg.wait AS limit_wait,
        mine.*
   FROM input i
   LEFT JOIN startable s ON s.episode_id = i.episode_id
+  LEFT JOIN limit_gate lg ON lg.episode_id = i.episode_id AND lg.admitted_at IS NULL
   LEFT JOIN claimed c ON c.dedupe_key = i.claim_key
   LEFT JOIN adopted a ON a.id = i.episode_id
   LEFT JOIN (SELECT * FROM started
@@ -119,11 +138,13 @@ type Row = Partial<EpisodeRow> & {
   input_id: string;
   startable: boolean;
   claim_attempt: number | null;
+  limit_wait: unknown;
 };
 
 /**
  * The parameters both start statements take, claim row or the episode's own lease: $1 owner,
- * $2 lease seconds, then per episode its id, claim key, resend flag and run traceparent.
+ * $2 lease seconds, then per episode its id, claim key, resend flag and run traceparent; $7 the
+ * limits' rules (limits/, null when no episode of the batch has one).
  */
 export function startParams(options: StartEpisodesOptions): unknown[] {
   return [
@@ -133,6 +154,7 @@ export function startParams(options: StartEpisodesOptions): unknown[] {
     options.episodes.map((entry) => entry.claimKey),
     options.episodes.map((entry) => entry.resend === true),
     options.episodes.map((entry) => entry.runTraceparent ?? null),
+    limitRulesParam(options.episodes.map((entry) => entry.limits)),
   ];
 }
 
@@ -150,6 +172,7 @@ export async function startEpisodes(
     if (row.id !== undefined && row.id !== null && row.claim_attempt !== null) {
       return { kind: "started", attempt: row.claim_attempt, episode: toEpisode(row as EpisodeRow) };
     }
+    if (row.limit_wait !== null) return { kind: "limited", wait: toLimitWait(row.limit_wait) };
     if (!row.startable) return { kind: "not_pending", claimAttempt: null };
     if (row.claim_attempt === null) return { kind: "contended" };
     return { kind: "not_pending", claimAttempt: row.claim_attempt };

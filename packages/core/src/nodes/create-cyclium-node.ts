@@ -12,7 +12,12 @@ import { createWorkClaims, type WorkClaims, type WorkClaimsMode } from "../claim
 import { ConcurrencyLimits, ModeController, ModeSync, type Mode } from "../modes/index";
 import type { NodeKind } from "./node";
 import { NodeHeartbeat } from "./node-heartbeat";
-import { ActorHost, publishEpisodeEvent, type QueueOptions } from "../runtime/index";
+import {
+  ActorHost,
+  limitedRequestsOf,
+  publishEpisodeEvent,
+  type QueueOptions,
+} from "../runtime/index";
 import { createRollupWriter, type Logger, type Telemetry } from "../telemetry/index";
 import { DeferredRunner, TriggerRequestPoller } from "../trigger-requests/index";
 import { ExpectationTriggers } from "./expectation-triggers";
@@ -210,6 +215,7 @@ export async function createCycliumNode(options: CycliumNodeOptions): Promise<Cy
         ...(options.poller.ttlMs === undefined ? {} : { ttlMs: options.poller.ttlMs }),
         // The episode's own lease (SPEC section 4): requests start their episodes in one statement.
         ...(host.runner.leasesInRow ? { inRowLeaseSeconds: options.leaseSeconds } : {}),
+        limited: limitedRequestsOf(registry),
         onEpisodesExpired: (episodes) => {
           for (const episode of episodes) void publishEpisodeEvent(bus, episode, logger);
         },

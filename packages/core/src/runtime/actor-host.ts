@@ -1,3 +1,4 @@
+import { claimCap } from "../limits/index";
 import { setMaxListeners } from "node:events";
 import { runsOnStack, type ActorDefinition } from "../actors/index";
 import type { Episode } from "../episodes/index";
@@ -175,7 +176,8 @@ export class ActorHost implements PollerHost {
   freeCapacity(actorId: string): number {
     const actor = this.#hosted(actorId);
     if (actor === undefined || this.#state !== "running") return 0;
-    return freeCapacity(actor, this.#load(actor), this.#o.requestPrefetch ?? 0);
+    const free = freeCapacity(actor, this.#load(actor), this.#o.requestPrefetch ?? 0);
+    return Math.min(free, claimCap(actor) ?? free);
   }
 
   onSlotFreed(listener: (actorId: string) => void): () => void {
@@ -226,11 +228,32 @@ export class ActorHost implements PollerHost {
       started: options.started,
       settle,
     });
+    // A local episode a cluster-wide limit refused (SPEC section 16) goes to the cluster's
+    // deferred queue, where a refused request waits for the limit without anyone polling for it.
+    if (options.triggerRequestId === undefined) {
+      void settled.then((result) =>
+        result.kind === "limited" ? this.#deferLimited(episode) : undefined,
+      );
+    }
     // Still in the queue after the push: every slot was busy, so it waits.
     if (this.#slots.queuedCount(actor.identifier) > 0) {
       this.#announcements.queued(episode, this.queuedCount(episode.actorId));
     }
     return { kind: "queued", settled };
+  }
+
+  async #deferLimited(episode: Episode): Promise<void> {
+    try {
+      const moved = await this.#backlog.deferOwned({ episodeIds: [episode.id] });
+      if (moved === 0) {
+        this.#o.logger.warn(
+          { episode_id: episode.id, actor_id: episode.actorId },
+          "a limit refused an episode no queue or request owns; it stays pending",
+        );
+      }
+    } catch (err) {
+      this.#o.logger.warn({ err, episode_id: episode.id }, "could not defer a limited episode");
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   type StartEpisodesOutcome,
 } from "../episodes/index";
 import { startLeasedEpisodes, type StartLeasedEpisodesOutcome } from "../episodes/lease/index";
+import type { LimitRule } from "../limits/index";
 import type { Telemetry } from "../telemetry/index";
 import { MicroBatcher } from "../batching/micro-batcher";
 
@@ -34,6 +35,8 @@ interface StartRequest {
   resend?: boolean;
   /** The traceparent of this attempt's run span (see startEpisodes). */
   runTraceparent?: string | null;
+  /** Its cluster-wide limits (see startEpisodes). */
+  limits?: readonly LimitRule[];
 }
 
 /**

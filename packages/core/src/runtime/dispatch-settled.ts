@@ -20,6 +20,8 @@ export function dispatchSettled(result: QueuedEpisodeResult): DispatchSettled {
     // Its request went back to pending with the episode, in the unstart's statement.
     case "unstarted":
       return { kind: "request_released" };
+    case "limited":
+      return { kind: "limited", wait: result.wait };
     case "not_started":
     case "error":
       return { kind: "not_run" };

@@ -1,4 +1,5 @@
 import type { Episode } from "../episodes/episode-row";
+import type { LimitWait } from "../limits/index";
 
 /** What running one episode here came to, told apart by `kind`. */
 export type EpisodeRunResult =
@@ -25,5 +26,10 @@ export type EpisodeRunResult =
    * request completed and a new one due after the backoff, in the end's statement.
    */
   | { kind: "retry_scheduled"; episode: Episode }
+  /**
+   * A cluster-wide limit was full (SPEC section 16): not started, still pending, nothing taken;
+   * its trigger request goes back to pending with the refusal kept.
+   */
+  | { kind: "limited"; wait: LimitWait }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };

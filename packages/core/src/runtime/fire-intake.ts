@@ -1,3 +1,4 @@
+import { declaresLimit } from "../limits/index";
 import { setTimeout as sleep } from "node:timers/promises";
 import { findExpectation, type ActorDefinition } from "../actors/index";
 import { createEpisode, DEFAULT_CREATE_JITTER_MS, type Episode } from "../episodes/index";
@@ -146,7 +147,10 @@ export class FireIntake {
     // A run at a later time waits on the cluster's deferred queue, whatever the mode here: the
     // queue's run_at is what keeps every node from starting it early (SPEC section 16).
     const delayed = req.runAt !== undefined || (req.delayMs ?? 0) > 0;
-    if (mode === "trigger_only" || delayed) {
+    // So does an episode under a cluster-wide limit: a refused start leaves its request pending
+    // for whichever node the limit lets start it, where a local queue would hold it here.
+    const limited = declaresLimit(actor) || declaresLimit(expectation);
+    if (mode === "trigger_only" || delayed || limited) {
       if (this.#o.deferred === undefined) throw new Error("deferring needs a DeferredRunner");
       const timing = {
         runAt: req.runAt,

@@ -1,6 +1,7 @@
 // Public face of the execution runtime: the per-node ActorHost (queues, concurrency, fire), the
 // local runner and its step loop, and the episode events they publish.
 export { ActorHost } from "./actor-host";
+export { limitedRequestsOf } from "./limited-requests";
 export type {
   ActorHostOptions,
   EnqueueOptions,

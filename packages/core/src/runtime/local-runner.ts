@@ -17,7 +17,9 @@ import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import { startEpisode } from "../episodes/start-episode";
 import { EpisodeLeaseClaims } from "../episodes/lease/index";
+import type { LimitRule } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
+import { wakeTriggerRequestPollers } from "../trigger-requests/wake-trigger-request-pollers";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
@@ -79,7 +81,8 @@ export interface RunEpisodeOptions {
 
 export type { EpisodeRunResult };
 
-type TracedRun = RunEpisodeOptions & { trace: EpisodeTrace };
+/** `limits`: the episode's cluster-wide limit rules (SPEC section 16), empty without any. */
+type TracedRun = RunEpisodeOptions & { trace: EpisodeTrace; limits: LimitRule[] };
 
 /** Thrown inside the claim so that runWithClaim marks the claim `failed`, not `done`. */
 class LeftRunning extends Error {
@@ -120,6 +123,8 @@ export class LocalRunner {
   readonly #unstarts: StartedAheadUnstarts;
   /** Hands running episodes back to pending when the node stops before they finish. */
   readonly #handBacks: RunningHandBacks;
+  /** Per env, a wake-up of the pollers in flight after a limited episode ended (#limitFreed). */
+  readonly #limitWakes = new Map<string, { again: boolean }>();
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.#keeper = new LeaseKeeper({
@@ -163,18 +168,55 @@ export class LocalRunner {
       runOptions.recovered ?? false,
     );
     let result: EpisodeRunResult = { kind: "busy" };
+    const limits = this.options.registry.limitRulesFor(episode);
     try {
-      result = await this.#run(episode, { ...runOptions, trace });
+      result = await this.#run(episode, { ...runOptions, trace, limits });
       return result;
     } finally {
       trace.end(result);
       this.#active.delete(episode.id);
+      if (limits.length > 0 && ranHere(result)) this.#limitFreed(episode.sourceEnv);
+      if (result.kind === "limited") {
+        const reason = result.wait.c === "rate" ? "rate_limited" : "concurrency_limited";
+        this.options.telemetry.emit(
+          `cyclium.episode.${reason}`,
+          { count: 1 },
+          { actor_id: episode.actorId, expectation_id: episode.expectationId },
+        );
+      }
     }
   }
 
   /** True when episodes started here hold their lease in their row (see #inRow). */
   get leasesInRow(): boolean {
     return this.#inRow !== undefined;
+  }
+
+  /**
+   * A limited episode that ran here no longer runs: its slot is free, so every poller of its env
+   * is woken at once (SPEC section 16). One NOTIFY in flight per env; ends meanwhile fold into one
+   * more, so a burst of ends costs two.
+   */
+  #limitFreed(env: string | null): void {
+    const key = env ?? "";
+    const state = this.#limitWakes.get(key);
+    if (state !== undefined) {
+      state.again = true;
+      return;
+    }
+    const next = { again: false };
+    this.#limitWakes.set(key, next);
+    const send = async (): Promise<void> => {
+      do {
+        next.again = false;
+        await wakeTriggerRequestPollers({ wakeups: [{ env }] }, this.options.db).catch(
+          (err: unknown) =>
+            this.options.logger.warn({ err }, "could not wake pollers after a limited episode"),
+        );
+      } while (next.again);
+      this.#limitWakes.delete(key);
+    };
+    void send();
   }
 
   async #run(episode: Episode, runOptions: TracedRun): Promise<EpisodeRunResult> {
@@ -232,6 +274,7 @@ export class LocalRunner {
           claimKey: claim.dedupeKey,
           resend,
           runTraceparent: runOptions.trace.runTraceparent,
+          limits: runOptions.limits,
         }),
       this.#retry("start", episode, {
         mayRetry: () => lease.held(),
@@ -241,6 +284,8 @@ export class LocalRunner {
     switch (start.kind) {
       case "contended":
         return undefined;
+      case "limited":
+        return { kind: "limited", wait: start.wait };
       case "not_pending":
         if ("claimAttempt" in start && start.claimAttempt !== null) {
           await claim.claims.complete({
@@ -316,6 +361,7 @@ export class LocalRunner {
             executedBy: this.options.nodeIdentity,
             resend,
             runTraceparent: runOptions.trace.runTraceparent,
+            limits: runOptions.limits,
           },
           this.options.db,
         ),
@@ -326,6 +372,8 @@ export class LocalRunner {
         return { kind: "left_running", reason: "fenced" };
       case "not_pending":
         return { kind: "not_pending" };
+      case "limited":
+        return { kind: "limited", wait: started.wait };
       case "started":
         return this.#runStarted(started.episode, claimed, lease, runOptions);
       default:
@@ -528,4 +576,24 @@ function afterFirstCall(check: () => boolean): () => boolean {
     }
     return check();
   };
+}
+
+/** Whether the run started the episode here (so its end freed a limited slot). */
+function ranHere(result: EpisodeRunResult): boolean {
+  switch (result.kind) {
+    case "busy":
+    case "not_pending":
+    case "limited":
+      return false;
+    case "completed":
+    case "failed":
+    case "left_running":
+    case "unstarted":
+    case "handed_back":
+    case "retry_scheduled":
+    case "error":
+      return true;
+    default:
+      return assertNever(result, "episode run result");
+  }
 }

@@ -51,6 +51,9 @@ export const TELEMETRY_EVENTS = [
   // and the rows it removed in all.
   "cyclium.pruner.run",
   "cyclium.pruner.deleted",
+  // SPEC section 16: a start a cluster-wide limit refused, per reason.
+  "cyclium.episode.concurrency_limited",
+  "cyclium.episode.rate_limited",
 ] as const;
 
 export type TelemetryEventName = (typeof TELEMETRY_EVENTS)[number];

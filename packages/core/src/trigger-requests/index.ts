@@ -35,6 +35,7 @@ export {
   type StartedRequestedEpisode,
   type StartRequestedEpisodesOptions,
 } from "./start-requested-episodes";
+export type { LimitedRequests } from "./start-limited-requests";
 export { completeSettledTriggerRequests } from "./complete-settled-trigger-requests";
 export {
   expireTriggerRequests,

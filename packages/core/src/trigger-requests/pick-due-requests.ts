@@ -20,6 +20,8 @@ export interface PickDueRequestsOptions {
  * concurrent pollers take disjoint batches. MATERIALIZED: as `WHERE id IN (subquery)` PostgreSQL
  * may run the subquery once per candidate row and claim far past the LIMIT (measured: 10 of 10
  * rows for limits 2 + 3); the CTE runs it once. Undefined when no actor has a free slot.
+ * A request whose episode a cluster-wide limit refused is skipped while that limit is still
+ * full (limits/, SPEC section 16): it neither churns nor holds back the requests behind it.
  *
  * `$1` is the node, `$2`/`$3` the limits; `extra` values follow from `$4` in that order, then
  * the scope's. `columns` are the request's columns the CTE keeps (`id` first).
@@ -50,6 +52,7 @@ export function pickDueRequests(
            SELECT ${kept} FROM cyclium_trigger_requests q
             WHERE q.status = 'pending' AND q.actor_id = a.actor_id AND q.run_at <= now()
               AND ${env} AND ${stack}
+              AND (q.limit_wait IS NULL OR NOT cyclium_limit_full(q.limit_wait))
             ORDER BY q.claim_priority DESC, q.run_at, q.id
             LIMIT a.lim
             FOR UPDATE SKIP LOCKED) q

@@ -19,6 +19,32 @@ export async function releaseTriggerRequests(
 }
 
 /**
+ * Puts requests back to `pending` whose episodes a cluster-wide limit refused (SPEC section 16),
+ * keeping each refusal in `limit_wait`: the pick skips them while that limit is full. Wakes no
+ * poller: the end of a limited episode (or a rate limit's `until`) does, so nothing spins.
+ */
+export async function releaseLimitedTriggerRequests(
+  options: { requests: readonly { id: string; wait: unknown }[]; node: string },
+  db: Queryable,
+): Promise<number> {
+  if (options.requests.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE cyclium_trigger_requests r
+        SET status = 'pending', claimed_by = NULL, claimed_at = NULL, updated_at = now(),
+            limit_wait = w.wait
+       FROM unnest($1::bigint[], $2::jsonb[]) AS w(id, wait)
+      WHERE r.id = ANY($1::bigint[]) AND r.id = w.id AND r.status = 'claimed'
+        AND r.claimed_by = $3`,
+    [
+      options.requests.map((request) => request.id),
+      options.requests.map((request) => JSON.stringify(request.wait)),
+      options.node,
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/**
  * Requests this node claimed that no dispatch of this process holds, whose episode never started:
  * put back to `pending`. They are what a database restart leaves behind on a live node: a claim
  * statement that committed with its reply lost, or a release that failed after a dispatch did not

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/index";
 import { completeTriggerRequests } from "./complete-trigger-requests";
-import { releaseTriggerRequests } from "./release-trigger-requests";
+import { releaseLimitedTriggerRequests, releaseTriggerRequests } from "./release-trigger-requests";
 import type { TTriggerRequestWakeup } from "./trigger-request";
 import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
 
@@ -24,6 +24,7 @@ export interface RequestSettlerOptions {
 interface Batch {
   complete: string[];
   release: string[];
+  limited: { id: string; wait: unknown }[];
   done: Promise<void>;
 }
 
@@ -53,6 +54,16 @@ export class RequestSettler {
     return batch.done;
   }
 
+  /**
+   * Resolves once the request is back to pending with the limit's refusal kept, waking no
+   * poller (releaseLimitedTriggerRequests).
+   */
+  releaseLimited(id: string, wait: unknown): Promise<void> {
+    const batch = this.#current();
+    batch.limited.push({ id, wait });
+    return batch.done;
+  }
+
   /** Writes what is collected now. */
   async flush(): Promise<void> {
     const batch = this.#batch;
@@ -65,6 +76,7 @@ export class RequestSettler {
     try {
       await completeTriggerRequests({ ids: batch.complete, node }, db);
       await releaseTriggerRequests({ ids: batch.release, node }, db);
+      await releaseLimitedTriggerRequests({ requests: batch.limited, node }, db);
       if (batch.release.length > 0) {
         await wakeTriggerRequestPollers({ wakeups: [this.#o.wakeup ?? {}] }, db);
       }
@@ -82,7 +94,7 @@ export class RequestSettler {
     });
     // Callers await it; a failure is theirs to log, never an unhandled rejection here.
     done.catch(() => undefined);
-    this.#batch = { complete: [], release: [], done };
+    this.#batch = { complete: [], release: [], limited: [], done };
     this.#timer = setTimeout(() => void this.flush(), this.#o.windowMs ?? 5);
     return this.#batch;
   }

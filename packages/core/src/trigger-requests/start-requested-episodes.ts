@@ -1,13 +1,21 @@
 import { claimKeyOf, type ClaimFence } from "../claims/index";
 import type { Queryable } from "../db/index";
-import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episodes/index";
+import { toEpisode, type Episode } from "../episodes/index";
 import { pickDueRequests } from "./pick-due-requests";
+import { startLimitedRequests, type LimitedRequests } from "./start-limited-requests";
+import { startStatementSql, type StartedRow } from "./start-requested-sql";
 import type { ClaimTriggerRequestsOptions } from "./claim-trigger-requests";
 import { ZTriggerRequestOpts, type TTriggerRequestOpts } from "./trigger-request";
 
 export interface StartRequestedEpisodesOptions extends ClaimTriggerRequestsOptions {
   /** The lease the started episodes hold in their rows (database clock). */
   leaseSeconds: number;
+  /**
+   * Cluster-wide limits (SPEC section 16): the actors with any, and an episode's rules
+   * (ActorRegistry.limitRulesFor). Their requests start through the limit gate
+   * (startLimitedRequests); a refused one stays pending with the refusal in `limit_wait`.
+   */
+  limited?: LimitedRequests;
 }
 
 export interface StartedRequestedEpisode {
@@ -38,22 +46,26 @@ export interface StartedRequestedEpisode {
  *   previous release journaled its steps under its claim's attempt, and a new run must not
  *   journal under the same (episode, attempt) (its steps would be dropped as duplicates).
  *
+ * - Actors in `limited` (cluster-wide limits, SPEC section 16) start through the limit gate in a
+ *   statement of their own (startLimitedRequests); the others' statement is unchanged.
+ *
  * Returns only the started episodes, oldest request first.
  */
 export async function startRequestedEpisodes(
   options: StartRequestedEpisodesOptions,
   db: Queryable,
 ): Promise<StartedRequestedEpisode[]> {
-  const pick = pickDueRequests(options, ["id", "episode_id"], [options.leaseSeconds]);
-  if (pick === undefined) return [];
-  const { rows } = await db.query<
-    EpisodeRow & {
-      request_id: string;
-      request_opts: unknown;
-      request_inserted_at: Date;
-    }
-  >(
-    `WITH ${pick.cte},
+  const limited = new Set(options.limited?.actorIds ?? []);
+  const plain = options.limits.filter((entry) => !limited.has(entry.actorId));
+  const gated = options.limits.filter((entry) => limited.has(entry.actorId));
+  const rows: StartedRow[] = [];
+  const pick = pickDueRequests(
+    { ...options, limits: plain },
+    ["id", "episode_id"],
+    [options.leaseSeconds],
+  );
+  if (pick !== undefined) {
+    const head = `${pick.cte},
      keyed AS MATERIALIZED (
        SELECT p.id AS request_id, p.episode_id, w.state AS claim_state, w.attempt AS claim_attempt
          FROM picked p
@@ -64,31 +76,12 @@ export async function startRequestedEpisodes(
      ),
      free AS MATERIALIZED (
        SELECT * FROM keyed WHERE claim_state IS DISTINCT FROM 'claimed'
-     ),
-     started AS (
-       UPDATE cyclium_episodes e
-          SET status = 'running', started_at = now(), finished_at = NULL,
-              executed_by = $1, queued_by = NULL, queued_at = NULL,
-              lease_until = now() + make_interval(secs => $4),
-              attempt = GREATEST(e.attempt, COALESCE(f.claim_attempt + 1, 0)),
-              updated_at = now()
-         FROM free f
-        WHERE e.id = ANY(ARRAY(SELECT episode_id FROM free)) AND e.id = f.episode_id
-          AND e.status = 'pending' AND e.archived_at IS NULL
-       RETURNING ${episodeColumns("e")}
-     ),
-     completed AS (
-       UPDATE cyclium_trigger_requests r
-          SET status = 'completed', claimed_by = $1, claimed_at = now(), completed_at = now(),
-              updated_at = now()
-        WHERE r.id = ANY(ARRAY(SELECT request_id FROM free))
-       RETURNING r.id, r.opts, r.inserted_at, r.episode_id
-     )
-     SELECT c.id::text AS request_id, c.opts AS request_opts,
-            c.inserted_at AS request_inserted_at, s.*
-       FROM completed c JOIN started s ON s.id = c.episode_id`,
-    pick.params.values,
-  );
+     )`;
+    rows.push(...(await db.query<StartedRow>(startStatementSql(head), pick.params.values)).rows);
+  }
+  if (gated.length > 0 && options.limited !== undefined) {
+    rows.push(...(await startLimitedRequests({ ...options, limits: gated }, options.limited, db)));
+  }
   return rows
     .map((row) => {
       const episode = toEpisode(row);

@@ -4,6 +4,7 @@ import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import type { Mode } from "../modes/index";
+import type { LimitWait } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
 import { DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
@@ -13,6 +14,7 @@ import { DueTimer } from "./due-timer";
 import { nextDueTriggerRequest } from "./next-due-trigger-request";
 import { releaseTriggerRequests } from "./release-trigger-requests";
 import { runRequestMaintenance } from "./request-maintenance";
+import type { LimitedRequests } from "./start-limited-requests";
 import { RequestSettler } from "./request-settler";
 import { startRequestedEpisodes } from "./start-requested-episodes";
 import { wakeTriggerRequestPollers } from "./wake-trigger-request-pollers";
@@ -37,9 +39,13 @@ export type DispatchResult =
  * (the node stopped first, or the database failed), release it to pending; `request_released`,
  * it was started ahead and put back to pending with its request (unstartEpisodes): nothing left.
  */
-export type DispatchSettled = {
-  kind: "request_completed" | "ran" | "not_run" | "request_released";
-};
+export type DispatchSettled =
+  | { kind: "request_completed" | "ran" | "not_run" | "request_released" }
+  /**
+   * A cluster-wide limit refused its start (SPEC section 16): back to pending with the refusal
+   * kept, no poller woken (the limited episode's end, or the rate limit's `until`, does).
+   */
+  | { kind: "limited"; wait: LimitWait };
 
 /**
  * CYCLIUM_TRIGGER_POLL_INTERVAL_MS default: the fallback behind the NOTIFY every new request, a
@@ -106,6 +112,12 @@ export interface TriggerRequestPollerOptions {
    * claimed, and completed with their episode's end (a claim row per run).
    */
   inRowLeaseSeconds?: number;
+  /**
+   * The actors under cluster-wide limits (runtime's limitedRequestsOf): a start of their episodes
+   * straight from their requests (startRequestedEpisodes) must pass it on, so the limit gate
+   * applies there too. The claim path's gate is in the runner's start statements.
+   */
+  limited?: LimitedRequests;
   /** Called with the episodes that expiry failed (the node publishes their `episode.failed`). */
   onEpisodesExpired?: (episodes: Episode[]) => void;
   logger: Logger;
@@ -139,6 +151,9 @@ export class TriggerRequestPoller {
   readonly #held = new Set<string>();
   #stopped = false;
   #failing = false;
+  /** Armed for the earliest `until` of a rate limit that refused a start here. */
+  #limitTimer: NodeJS.Timeout | undefined;
+  #limitWakeAt: number | undefined;
 
   private constructor(options: TriggerRequestPollerOptions) {
     this.#o = options;
@@ -201,6 +216,7 @@ export class TriggerRequestPoller {
     this.#stopped = true;
     this.#pollTimer?.stop();
     this.#due.stop();
+    clearTimeout(this.#limitTimer);
     this.#maintenanceTimer?.stop();
     this.#offSlotFreed?.();
     this.#offReconnect?.();
@@ -243,6 +259,24 @@ export class TriggerRequestPoller {
       this.#o.maintenanceIntervalMs ?? DEFAULT_REQUEST_MAINTENANCE_MS,
     );
     this.wake();
+  }
+
+  /** A rate limit's refusal: poll again when a start frees up, not before (no spinning). */
+  #wakeAt(until: Date | undefined): void {
+    if (until === undefined || this.#stopped) return;
+    const at = until.getTime();
+    if (this.#limitWakeAt !== undefined && this.#limitWakeAt <= at) return;
+    clearTimeout(this.#limitTimer);
+    this.#limitWakeAt = at;
+    // A few ms late: the database's clock decides, and an early poll only finds it still full.
+    this.#limitTimer = setTimeout(
+      () => {
+        this.#limitWakeAt = undefined;
+        this.wake();
+      },
+      Math.max(0, at - Date.now()) + 5,
+    );
+    this.#limitTimer.unref();
   }
 
   #wakeupConcernsUs(payload: string): boolean {
@@ -347,10 +381,18 @@ export class TriggerRequestPoller {
     limits: { actorId: string; limit: number }[],
     leaseSeconds: number,
   ): Promise<number> {
-    const { db, host, nodeIdentity, sourceStack, sourceEnv, logger, telemetry } = this.#o;
+    const { db, host, nodeIdentity, sourceStack, sourceEnv, limited, logger, telemetry } = this.#o;
     const leaseStartedAt = performance.now();
+    // The cluster-wide limits' gate (SPEC section 16) applies to this start as to every other.
     const started = await startRequestedEpisodes(
-      { node: nodeIdentity, limits, sourceStack, sourceEnv, leaseSeconds },
+      {
+        node: nodeIdentity,
+        limits,
+        sourceStack,
+        sourceEnv,
+        leaseSeconds,
+        ...(limited === undefined ? {} : { limited }),
+      },
       db,
     );
     const startDurationMs = performance.now() - leaseStartedAt;
@@ -404,8 +446,11 @@ export class TriggerRequestPoller {
             return this.#settler.complete(request.id);
           case "not_run":
             return this.#settler.release(request.id);
+          case "limited":
+            this.#wakeAt(settled.wait.until);
+            return this.#settler.releaseLimited(request.id, settled.wait);
           default:
-            return assertNever(settled.kind, "dispatch settled");
+            return assertNever(settled, "dispatch settled");
         }
       })
       .catch((err: unknown) => {

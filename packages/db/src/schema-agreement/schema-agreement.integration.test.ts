@@ -205,6 +205,10 @@ describe("schema.prisma and the migrated database", () => {
       "cyclium_episodes_env_actor_finished_at_idx",
       /\(source_env, actor_id, finished_at\) INCLUDE \(status, inserted_at, started_at\) WHERE \(finished_at IS NOT NULL\)/,
     ],
+    [
+      "cyclium_episodes_running_limit_keys_idx",
+      /USING gin \(limit_keys\) WHERE \(\(\(status\)::text = 'running'::text\) AND \(limit_keys IS NOT NULL\)\)/,
+    ],
   ])("has the SQL-only index %s", (name, definition) => {
     const index = indexes.find((i) => i.name === name);
     expect(index?.definition).toMatch(definition);

@@ -52,7 +52,16 @@ export function EpisodeFilters() {
     facets.data?.actors.find((entry) => entry.actorId === actor)?.expectations ?? [];
   const range = get("range");
   const custom = range === "custom";
-  const activeCount = ["actor", "expectation", "status", "trigger", "stack", "range", "archived"]
+  const activeCount = [
+    "actor",
+    "expectation",
+    "status",
+    "trigger",
+    "stack",
+    "range",
+    "archived",
+    "exhausted",
+  ]
     .map(get)
     .filter((value) => value !== undefined).length;
 
@@ -144,6 +153,18 @@ export function EpisodeFilters() {
           />
           Archived only
         </label>
+        <label
+          className="filter-check"
+          title="Failed after more than one attempt: its retries are used up"
+        >
+          <input
+            type="checkbox"
+            checked={get("exhausted") === "1"}
+            onChange={(event) => update({ exhausted: event.target.checked ? "1" : undefined })}
+            data-testid="filter-exhausted"
+          />
+          Exhausted retries
+        </label>
         <button
           type="button"
           className="button button-small button-ghost"
@@ -159,6 +180,7 @@ export function EpisodeFilters() {
               from: undefined,
               to: undefined,
               archived: undefined,
+              exhausted: undefined,
             })
           }
         >

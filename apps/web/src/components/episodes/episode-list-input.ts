@@ -34,6 +34,7 @@ export function useEpisodeListInput(now: number): TEpisodeListInput {
     from: range === "custom" ? isoOrUndefined(get("from")) : relative,
     to: range === "custom" ? isoOrUndefined(get("to")) : undefined,
     archived: get("archived") === "1" ? true : undefined,
+    exhausted: get("exhausted") === "1" ? true : undefined,
     q: get("q"),
     ...usePageInput(),
   };

@@ -48,6 +48,7 @@ export function EpisodesLive({ canOperate }: { canOperate: boolean }) {
     "stack",
     "range",
     "archived",
+    "exhausted",
     "q",
   ].some((key) => params.get(key) !== null);
   return (

@@ -29,6 +29,10 @@ export function waitLabel(code: TWaitCode): string {
       return "held by mode";
     case "scheduled":
       return "scheduled";
+    case "concurrency_limited":
+      return "limit full";
+    case "rate_limited":
+      return "rate limited";
     case "waiting_for_poll":
       return "next poll";
     case "not_picked_up":

@@ -37,6 +37,12 @@ describe("episodeFilterSql", () => {
     ]);
   });
 
+  it("lists exhausted episodes: failed after more than one attempt", () => {
+    expect(episodeFilterSql({ env: null, exhausted: true }, new SqlParams())).toBe(
+      "source_env IS NULL AND status = 'failed' AND attempt > 1 AND archived_at IS NULL",
+    );
+  });
+
   it("refuses an id prefix that is not hex (the console validates it first)", () => {
     expect(() => episodeFilterSql({ env: null, idPrefix: "xyz" }, new SqlParams())).toThrow(
       /1-32 hex digits/,

@@ -21,6 +21,11 @@ export interface EpisodeListFilters {
   to?: Date | undefined;
   /** Archived episodes are hidden unless asked for; then only they are listed. */
   archived?: boolean | undefined;
+  /**
+   * Exhausted only (SPEC section 16): failed after more than one attempt, so its automatic retries
+   * (or recovery restarts) are used up and only an operator's retry runs it again.
+   */
+  exhausted?: boolean | undefined;
   /** The dedupe key, exactly. */
   dedupeKey?: string | undefined;
   /** The start of the id in hex (dashes left out, 1-32 digits); 32 digits is one episode. */
@@ -81,6 +86,8 @@ export function episodeFilterSql(filters: EpisodeListFilters, params: SqlParams)
     const either = inputContainments(match).map((doc) => `input @> ${params.add(doc)}::jsonb`);
     where.push(either.length === 1 ? (either[0] ?? "FALSE") : `(${either.join(" OR ")})`);
   }
+  // Rides the (source_env, status, inserted_at, id) index: failed rows, their attempt read per row.
+  if (filters.exhausted === true) where.push("status = 'failed' AND attempt > 1");
   where.push(filters.archived === true ? "archived_at IS NOT NULL" : "archived_at IS NULL");
   return where.join(" AND ");
 }

@@ -33,11 +33,8 @@ export {
   type PendingEpisodeFacts,
   type WaitActor,
   type WaitCluster,
-} from "./explain-pending-episode";
-export {
-  explainPendingEpisodes,
-  type ExplainPendingEpisodesOptions,
-} from "./explain-pending-episodes";
+} from "../../reasons/index";
+export { explainPendingEpisodes, type ExplainPendingEpisodesOptions } from "../../reasons/index";
 // The console's bulk action over a filtered list (a read model and the operator commands).
 export {
   BULK_BATCH_SIZE,

@@ -9,7 +9,7 @@ export {
   type OverrideRow,
   type PendingReason,
   type PendingReasonCode,
-} from "./explain-pending-request";
+} from "../../reasons/index";
 export {
   listTriggerRequests,
   type TriggerRequestFilters,

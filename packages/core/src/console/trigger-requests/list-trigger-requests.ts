@@ -4,7 +4,7 @@ import { listClusterModes } from "../../nodes/queries/index";
 import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
 import type { TriggerRequestStatus } from "../../trigger-requests/trigger-request";
-import { explainPendingRequest, type PendingReason } from "./explain-pending-request";
+import { explainPendingRequest, type PendingReason } from "../../reasons/index";
 import type { TriggerRequestModel } from "@cyclium/db/models";
 import type { Narrow, RowOf } from "../../db/row-of";
 

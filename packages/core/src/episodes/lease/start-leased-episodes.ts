@@ -1,5 +1,6 @@
 import type { ClaimFence } from "../../claims/index";
 import type { Queryable } from "../../db/index";
+import { limitGateSql, toLimitWait, type LimitWait } from "../../limits/index";
 import { episodeColumns, toEpisode, type Episode, type EpisodeRow } from "../episode-row";
 import { startParams, type StartEpisodesOptions } from "../start-episodes";
 
@@ -9,7 +10,9 @@ export type StartLeasedEpisodesOutcome =
   /** Not pending any more (cancelled, archived, started elsewhere): nothing taken. */
   | { kind: "not_pending" }
   /** Its key has a `claimed` claim row (a node of the previous release): take the claim path. */
-  | { kind: "contended" };
+  | { kind: "contended" }
+  /** A cluster-wide limit is full (SPEC section 16): still pending, nothing taken. */
+  | { kind: "limited"; wait: LimitWait };
 
 /**
  * startEpisodes (start-episodes.ts) for the episode's own lease (SPEC section 4): the queue's
@@ -23,6 +26,8 @@ export type StartLeasedEpisodesOutcome =
  *   `owner` with a live lease, is then its own earlier start and answered `started` at the row's
  *   attempt (the caller runs an episode at most once at a time, as for startEpisodes).
  */
+const GATE = limitGateSql("$3::uuid[]", "$7::jsonb");
+
 const SQL = `
 WITH input AS (
   SELECT * FROM unnest($3::uuid[], $4::text[], $5::boolean[], $6::text[])
@@ -33,35 +38,45 @@ keyed AS MATERIALIZED (
     FROM input i
     LEFT JOIN cyclium_work_claims w ON w.dedupe_key = i.claim_key AND w.dedupe_key = ANY($4::text[])
 ),
+${GATE.cte},
 started AS (
   UPDATE cyclium_episodes e
-     SET status = 'running', started_at = now(), finished_at = NULL,
+     SET status = 'running', finished_at = NULL,
          executed_by = $1, queued_by = NULL, queued_at = NULL,
          lease_until = now() + make_interval(secs => $2),
          attempt = GREATEST(e.attempt, COALESCE(k.claim_attempt + 1, 0)),
          updated_at = now(),
          trace_context = CASE WHEN k.run_traceparent IS NULL THEN e.trace_context
            ELSE COALESCE(e.trace_context, '{}'::jsonb) || jsonb_build_object('run', k.run_traceparent)
-         END
+         END,
+         ${GATE.set("e.id")}
     FROM keyed k
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM keyed
-                           WHERE claim_state IS DISTINCT FROM 'claimed'))
+                           WHERE claim_state IS DISTINCT FROM 'claimed'
+                             AND NOT ${GATE.refused("keyed.episode_id")}))
      AND e.id = k.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 ),
+${GATE.writes("started")},
 adopted AS (
   SELECT ${episodeColumns("e")}
     FROM input i JOIN cyclium_episodes e ON e.id = i.episode_id
    WHERE i.resend AND e.id = ANY($3::uuid[]) AND e.status = 'running'
      AND e.executed_by = $1 AND e.archived_at IS NULL AND e.lease_until > now()
 )
-SELECT i.episode_id::text AS input_id, (k.claim_state = 'claimed') AS held, mine.*
+SELECT i.episode_id::text AS input_id, (k.claim_state = 'claimed') AS held,
+       lg.wait AS limit_wait, mine.*
   FROM input i
   LEFT JOIN keyed k ON k.episode_id = i.episode_id
+  LEFT JOIN limit_gate lg ON lg.episode_id = i.episode_id AND lg.admitted_at IS NULL
   LEFT JOIN (SELECT * FROM started UNION ALL SELECT * FROM adopted) AS mine
     ON mine.id = i.episode_id`;
 
-type Row = Partial<EpisodeRow> & { input_id: string; held: boolean | null };
+type Row = Partial<EpisodeRow> & {
+  input_id: string;
+  held: boolean | null;
+  limit_wait: unknown;
+};
 
 /** One outcome per input episode, in input order. Episode ids and claim keys must be distinct. */
 export async function startLeasedEpisodes(
@@ -82,6 +97,10 @@ export async function startLeasedEpisodes(
         fence: { dedupeKey: claimKey, owner: options.owner, attempt: episode.attempt, episodeId },
       };
     }
-    return row?.held === true ? { kind: "contended" } : { kind: "not_pending" };
+    if (row?.held === true) return { kind: "contended" };
+    if (row !== undefined && row.limit_wait !== null) {
+      return { kind: "limited", wait: toLimitWait(row.limit_wait) };
+    }
+    return { kind: "not_pending" };
   });
 }

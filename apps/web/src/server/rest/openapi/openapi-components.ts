@@ -2,6 +2,7 @@
 // Bearer scheme, each described once and referenced by every operation.
 import { ZActorAnswer, ZActorListAnswer, ZActorView } from "../actor-answers.schema";
 import { ZActorBody, ZActorParams, ZActorPatchBody } from "../actor-endpoints.schema";
+import { ZEpisodeParams, ZEpisodeWaitAnswer } from "../episode-endpoints.schema";
 import { ZRestError } from "../rest-response";
 import {
   ZExecutionItem,
@@ -58,6 +59,7 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
           { id: "TriggerFire", schema: ZFireTriggerAnswer },
           { id: "TriggerPauseState", schema: ZPauseTriggerAnswer },
           { id: "TriggerInterface", schema: ZTriggerInterfaceAnswer },
+          { id: "EpisodeWait", schema: ZEpisodeWaitAnswer },
           { id: "RestError", schema: ZRestError },
         ],
         "output",
@@ -75,6 +77,7 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
         ZTriggerParams.shape.name,
         "A trigger's name, or its primary workflow's.",
       ),
+      EpisodeId: pathParameter("id", ZEpisodeParams.shape.id, "The episode's id."),
       Limit: queryParameter("limit", ZListTriggersQuery.shape.limit, "Page size."),
       Offset: queryParameter("offset", ZListTriggersQuery.shape.offset, "Items to skip."),
       Firings: queryParameter(

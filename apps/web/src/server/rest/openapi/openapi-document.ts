@@ -76,6 +76,7 @@ export function buildOpenApiDocument(): TJsonSchema {
     tags: [
       { name: "actors", description: "Dynamic actors: actors defined in the database." },
       { name: "triggers", description: "Cron, interval and poll triggers (Cloacina's API)." },
+      { name: "episodes", description: "Episodes: why one waits (SPEC section 16)." },
       { name: "document", description: "This description of the API." },
     ],
     paths,

@@ -228,6 +228,19 @@ describe.each(REST_PREFIXES)("every operation under $prefix", ({ prefix, operati
     });
     expect((await call(id("resumeTrigger"), { params: missing })).status).toBe(404);
   });
+
+  it("episodes", async () => {
+    const { rows } = await fixture.database.pool.query<{ id: string }>(
+      `INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type)
+       VALUES ('resource_monitor', 'check_resource_limits', 'pending', 'manual')
+       RETURNING id::text`,
+    );
+    const episode = { t, id: rows[0]?.id ?? "" };
+    const answer = await call(id("episodeWaitReason"), { params: episode, token: "viewer" });
+    expect(answer.body).toMatchObject({ status: "pending", wait_reason: { code: "waiting" } });
+    const none = { t, id: "00000000-0000-4000-8000-000000000000" };
+    expect((await call(id("episodeWaitReason"), { params: none })).status).toBe(404);
+  });
 });
 
 it("answers 429 with Retry-After once an address spent its refusals", async () => {

@@ -12,7 +12,7 @@ export interface TRestOperation {
   method: "get" | "post" | "patch" | "put";
   /** Below `/api/v1` (and `/v1`). */
   path: string;
-  tag: "actors" | "triggers";
+  tag: "actors" | "triggers" | "episodes";
   summary: string;
   description: string;
   /** Least role that may call it (viewer < operator < admin). */
@@ -38,6 +38,23 @@ const TRIGGERS_NOTE =
   "Cloacina's trigger API (its OpenAPI 0.10.0), with our fields beside its own and its error codes (`unauthorized`, `trigger_not_found`, `invalid_pagination`, `internal_error`). `{name}` is a trigger's name or its primary workflow's.";
 
 export const REST_OPERATIONS: readonly TRestOperation[] = [
+  {
+    operationId: "episodeWaitReason",
+    method: "get",
+    path: "/tenants/{t}/episodes/{id}/wait-reason",
+    tag: "episodes",
+    summary: "Why a pending episode waits",
+    description:
+      'The console\'s "Why it waits", as `client.waitReason(id)` gives it: scheduled, a retry\'s backoff, a cluster-wide limit ("Global limit 5/5, running on ...", "Rate limited until ..."), no node for it. `wait_reason` is null unless the episode is pending. An episode of another tenant is a 404.',
+    role: "viewer",
+    parameters: ["Tenant", "EpisodeId"],
+    ok: {
+      status: 200,
+      schema: "EpisodeWait",
+      description: "The episode's status and wait reason.",
+    },
+    errors: [...ALWAYS, 404],
+  },
   {
     operationId: "listActors",
     method: "get",

@@ -51,6 +51,7 @@ export function episodeFiltersFrom(
     from: input.from === undefined ? undefined : new Date(input.from),
     to: input.to === undefined ? undefined : new Date(input.to),
     archived: input.archived,
+    exhausted: input.exhausted,
     dedupeKey: search.dedupeKey,
     idPrefix: search.idPrefix,
     input: search.input.length === 0 ? undefined : search.input,

@@ -14,6 +14,8 @@ const episodeFilterInput = {
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   archived: z.boolean().optional(),
+  /** Failed after more than one attempt: retries used up. */
+  exhausted: z.boolean().optional(),
   q: z.string().max(MAX_SEARCH_LENGTH).optional(),
 };
 

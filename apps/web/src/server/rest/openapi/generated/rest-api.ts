@@ -20,6 +20,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenants/{t}/episodes/{id}/wait-reason": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a pending episode waits
+         * @description The console's "Why it waits", as `client.waitReason(id)` gives it: scheduled, a retry's backoff, a cluster-wide limit ("Global limit 5/5, running on ...", "Rate limited until ..."), no node for it. `wait_reason` is null unless the episode is pending. An episode of another tenant is a 404.
+         *
+         *     Needs the **viewer** role.
+         */
+        get: operations["episodeWaitReason"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenants/{t}/actors": {
         parameters: {
             query?: never;
@@ -252,6 +274,28 @@ export interface paths {
          *     Needs the **operator** role.
          */
         post: operations["resumeTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{t}/episodes/{id}/wait-reason": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a pending episode waits
+         * @description The console's "Why it waits", as `client.waitReason(id)` gives it: scheduled, a retry's backoff, a cluster-wide limit ("Global limit 5/5, running on ...", "Rate limited until ..."), no node for it. `wait_reason` is null unless the episode is pending. An episode of another tenant is a 404.
+         *
+         *     Needs the **viewer** role.
+         */
+        get: operations["cloacinaEpisodeWaitReason"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -566,6 +610,16 @@ export interface components {
                         factor?: number;
                     };
                 };
+                concurrency?: {
+                    global?: number;
+                    perKey?: {
+                        limit: number;
+                    };
+                };
+                rateLimit?: {
+                    limit: number;
+                    periodMs: number;
+                };
             }[];
             /** @default true */
             enabled?: boolean;
@@ -632,6 +686,16 @@ export interface components {
                         /** @default 2 */
                         factor?: number;
                     };
+                };
+                concurrency?: {
+                    global?: number;
+                    perKey?: {
+                        limit: number;
+                    };
+                };
+                rateLimit?: {
+                    limit: number;
+                    periodMs: number;
                 };
             }[];
             enabled?: boolean;
@@ -786,6 +850,27 @@ export interface components {
                 description: string;
             }[];
         };
+        EpisodeWait: {
+            tenant_id: string;
+            episode_id: string;
+            status: string;
+            /** @description Null unless the episode is pending. */
+            wait_reason: {
+                /** @enum {string} */
+                code: "no_live_nodes" | "no_full_nodes" | "no_full_nodes_in_env" | "no_full_nodes_for_stack" | "actor_not_full" | "scheduled" | "concurrency_limited" | "rate_limited" | "waiting_for_poll" | "not_picked_up" | "queue_owner_gone" | "slots_full" | "starting" | "claimed" | "waiting";
+                /** @description One sentence an operator can act on. */
+                message: string;
+                /** @description Nodes that could take it (or hold its limit). */
+                candidates: string[];
+                /** @description When a node's queue holds it: where, its place in line, that node's slots. */
+                queue: {
+                    node: string;
+                    position: number;
+                    running: number;
+                    limit: number | null;
+                } | null;
+            } | null;
+        };
         RestError: {
             /** @description A sentence for a human; never a stack or SQL. */
             error: string;
@@ -883,6 +968,8 @@ export interface components {
         ActorName: string;
         /** @description A trigger's name, or its primary workflow's. */
         TriggerName: string;
+        /** @description The episode's id. */
+        EpisodeId: string;
         /** @description Page size. */
         Limit: number;
         /** @description Items to skip. */
@@ -919,6 +1006,38 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+        };
+    };
+    episodeWaitReason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant: an env, or `public` (Cloacina's default) or `default` for the unset env. */
+                t: components["parameters"]["Tenant"];
+                /** @description The episode's id. */
+                id: components["parameters"]["EpisodeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode's status and wait reason. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeWait"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRefusals"];
+            500: components["responses"]["InternalError"];
         };
     };
     listActors: {
@@ -1349,6 +1468,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TriggerPauseState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRefusals"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cloacinaEpisodeWaitReason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant: an env, or `public` (Cloacina's default) or `default` for the unset env. */
+                t: components["parameters"]["Tenant"];
+                /** @description The episode's id. */
+                id: components["parameters"]["EpisodeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode's status and wait reason. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeWait"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -46,7 +46,10 @@ export async function startConsoleFixture(): Promise<TConsoleFixture> {
   // `resource_monitor` is the deployment's actor: a dynamic actor may not take its name.
   setConsoleRuntime({
     nodeIdentity: "web-test",
-    registry: { isCompiled: (identifier: string) => identifier === "resource_monitor" },
+    registry: {
+      isCompiled: (identifier: string) => identifier === "resource_monitor",
+      list: () => [],
+    },
     triggers,
     workflows,
     startWorkflow,

@@ -1,10 +1,11 @@
-import { resolveConcurrencyLimits, type ConcurrencyOverrideEntry } from "../../modes/index";
+import type { LimitWait } from "../limits/index";
+import { resolveConcurrencyLimits, type ConcurrencyOverrideEntry } from "../modes/index";
 import {
   effectiveActorMode,
   explainPendingRequest,
   type NodeModes,
   type OverrideRow,
-} from "../trigger-requests/index";
+} from "./explain-pending-request";
 
 /** Why a pending episode has not started: a trigger request's reasons and the queue's own. */
 export const EPISODE_WAIT_REASONS = [
@@ -14,6 +15,8 @@ export const EPISODE_WAIT_REASONS = [
   "no_full_nodes_for_stack",
   "actor_not_full",
   "scheduled",
+  "concurrency_limited",
+  "rate_limited",
   "waiting_for_poll",
   "not_picked_up",
   "queue_owner_gone",
@@ -64,6 +67,16 @@ export interface PendingEpisodeFacts {
   } | null;
   /** Running episodes of its actor, per executing node. */
   runningByNode: Readonly<Record<string, number>>;
+  /**
+   * Its last start refused by a cluster-wide limit (SPEC section 16): the rule, and now, how many
+   * hold its key and where (a concurrency limit), or whether its `until` is still ahead (rate).
+   */
+  limit?: {
+    wait: LimitWait;
+    running: number;
+    nodes: readonly string[];
+    rateActive: boolean;
+  } | null;
 }
 
 export interface WaitCluster {
@@ -122,6 +135,8 @@ export function explainPendingEpisode(
       queue: null,
     };
   }
+  const limited = explainLimit(episode.limit ?? null);
+  if (limited !== undefined) return limited;
   const reason = explainPendingRequest(
     { actorId, sourceEnv: episode.sourceEnv, ageMs: request.ageMs },
     cluster,
@@ -189,6 +204,37 @@ function explainQueued(
     message: `Number ${queue.position} in ${node}'s queue for ${actorId} with a slot free: it starts within moments.`,
     candidates: [node],
     queue,
+  };
+}
+
+/**
+ * A cluster-wide limit still full: "global limit 5/5, running on w1, w2" or "rate limited until
+ * <t>". Undefined when the limit that refused its last start has room again (it starts at the
+ * next poll, and the other reasons say what else holds it).
+ */
+function explainLimit(limit: PendingEpisodeFacts["limit"]): EpisodeWaitReason | undefined {
+  if (limit === null || limit === undefined) return undefined;
+  const { wait } = limit;
+  if (wait.c === "rate") {
+    if (!limit.rateActive || wait.until === undefined) return undefined;
+    const period = wait.p === undefined ? "" : ` (${wait.l} starts per ${formatWait(wait.p)})`;
+    return {
+      code: "rate_limited",
+      message: `Rate limited until ${wait.until.toISOString()}${period}: no node starts it before.`,
+      candidates: [],
+      queue: null,
+    };
+  }
+  if (limit.running < wait.l) return undefined;
+  const where = limit.nodes.length === 0 ? "" : `, running on ${limit.nodes.join(", ")}`;
+  const which = wait.k.startsWith("global:")
+    ? "Global limit"
+    : `Limit for key "${wait.k.slice(wait.k.lastIndexOf(":") + 1)}"`;
+  return {
+    code: "concurrency_limited",
+    message: `${which} ${limit.running}/${wait.l}${where}: it starts when one of them ends.`,
+    candidates: [...limit.nodes],
+    queue: null,
   };
 }
 

@@ -5,9 +5,9 @@ import {
   type Mode,
   type ModeOverride,
   type ResolvedModes,
-} from "../../modes/index";
-import { runsOnStack } from "../../actors/actor-definition";
-import type { LiveNode } from "../../nodes/queries/index";
+} from "../modes/index";
+import { runsOnStack } from "../actors/actor-definition";
+import type { LiveNode } from "../nodes/queries/index";
 
 export const PENDING_REASONS = [
   "no_live_nodes",

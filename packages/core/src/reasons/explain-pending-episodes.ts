@@ -1,6 +1,7 @@
-import type { ActorDefinition } from "../../actors/index";
-import type { Queryable } from "../../db/index";
-import { listClusterModes } from "../../nodes/queries/index";
+import type { ActorDefinition } from "../actors/index";
+import type { Queryable } from "../db/index";
+import { toLimitWait } from "../limits/index";
+import { listClusterModes } from "../nodes/queries/index";
 import {
   explainPendingEpisode,
   type EpisodeWaitReason,
@@ -31,6 +32,10 @@ type FactsRow = {
   request_due_in_ms: number | null;
   request_run_at: Date | null;
   request_priority: number | null;
+  limit_wait: unknown;
+  limit_running: number | null;
+  limit_nodes: string[] | null;
+  limit_rate_active: boolean | null;
 };
 
 /**
@@ -53,7 +58,7 @@ export async function explainPendingEpisodes(
   const [{ rows }, cluster] = await Promise.all([
     options.db.query<FactsRow>(
       `WITH page AS (
-         SELECT id, actor_id, source_env, queued_by, inserted_at
+         SELECT id, actor_id, source_env, queued_by, inserted_at, limit_wait
            FROM cyclium_episodes
           WHERE id = ANY($1::uuid[]) AND status = 'pending'
        ), running AS MATERIALIZED (
@@ -72,7 +77,9 @@ export async function explainPendingEpisodes(
                 AS request_age_ms,
               greatest(0, extract(epoch FROM t.run_at - now()) * 1000)::float8
                 AS request_due_in_ms,
-              t.run_at AS request_run_at, t.claim_priority AS request_priority
+              t.run_at AS request_run_at, t.claim_priority AS request_priority,
+              p.limit_wait, l.limit_running, l.limit_nodes,
+              (p.limit_wait->>'until')::timestamptz > now() AS limit_rate_active
          FROM page p
          LEFT JOIN LATERAL (
            SELECT count(*)::int AS ahead FROM (
@@ -86,7 +93,15 @@ export async function explainPendingEpisodes(
            SELECT status, claimed_by, run_at, claim_priority FROM cyclium_trigger_requests r
             WHERE r.episode_id = p.id AND r.status IN ('pending', 'claimed')
             ORDER BY r.inserted_at DESC LIMIT 1
-         ) t ON true`,
+         ) t ON true
+         -- A concurrency limit's holders now: the running episodes with its key (GIN index).
+         LEFT JOIN LATERAL (
+           SELECT count(*)::int AS limit_running,
+                  array_agg(DISTINCT r.executed_by ORDER BY r.executed_by) AS limit_nodes
+             FROM cyclium_episodes r
+            WHERE r.status = 'running' AND r.limit_keys IS NOT NULL
+              AND r.limit_keys @> ARRAY[p.limit_wait->>'k']
+         ) l ON p.limit_wait->>'c' = 'concurrency'`,
       [ids],
     ),
     listClusterModes({ db: options.db }),
@@ -111,6 +126,15 @@ export async function explainPendingEpisodes(
               priority: row.request_priority ?? 0,
             },
       runningByNode: row.running_by_node ?? {},
+      limit:
+        row.limit_wait === null
+          ? null
+          : {
+              wait: toLimitWait(row.limit_wait),
+              running: row.limit_running ?? 0,
+              nodes: (row.limit_nodes ?? []).filter((node) => node !== null),
+              rateActive: row.limit_rate_active === true,
+            },
     };
     reasons[row.id] = explainPendingEpisode(facts, cluster, actors.get(row.actor_id));
   }

@@ -1,0 +1,23 @@
+export {
+  ZConcurrency,
+  ZRateLimit,
+  type Concurrency,
+  type LimitDeclaration,
+  type LimitKeyFn,
+  type RateLimit,
+} from "./limit-definition";
+export {
+  claimCap,
+  declaresLimit,
+  limitRulesFor,
+  type LimitedEpisode,
+  type LimitRule,
+  type LimitScopes,
+} from "./limit-rules";
+export {
+  limitGateSql,
+  limitRulesParam,
+  toLimitWait,
+  ZLimitWait,
+  type LimitWait,
+} from "./limit-gate-sql";

@@ -1,0 +1,46 @@
+import { episodeColumns, type EpisodeRow } from "../episodes/index";
+import type { limitGateSql } from "../limits/index";
+
+/** A started episode with its completed request, as startStatementSql returns it. */
+export type StartedRow = EpisodeRow & {
+  request_id: string;
+  request_opts: unknown;
+  request_inserted_at: Date;
+};
+
+/**
+ * The start of startRequestedEpisodes after `head`, the CTEs that end with `free` (request_id,
+ * episode_id, claim_attempt: the requests to complete and the episodes to start); `$1` the node,
+ * `$4` the lease seconds. `gate` (limits/) when the batch passed the limit gate.
+ */
+export function startStatementSql(head: string, gate?: ReturnType<typeof limitGateSql>): string {
+  return `WITH ${head},
+     started AS (
+       UPDATE cyclium_episodes e
+          SET status = 'running', finished_at = NULL,
+              executed_by = $1, queued_by = NULL, queued_at = NULL,
+              lease_until = now() + make_interval(secs => $4),
+              attempt = GREATEST(e.attempt, COALESCE(f.claim_attempt + 1, 0)),
+              updated_at = now(),
+              ${gate === undefined ? "started_at = now()" : gate.set("e.id")}
+         FROM free f
+        WHERE e.id = ANY(ARRAY(SELECT episode_id FROM free)) AND e.id = f.episode_id
+          AND e.status = 'pending' AND e.archived_at IS NULL
+       RETURNING ${episodeColumns("e")}
+     ),
+     completed AS (
+       UPDATE cyclium_trigger_requests r
+          SET status = 'completed', claimed_by = $1, claimed_at = now(), completed_at = now(),
+              updated_at = now()
+        WHERE r.id = ANY(ARRAY(SELECT request_id FROM free))
+       RETURNING r.id, r.opts, r.inserted_at, r.episode_id
+     )${
+       gate === undefined
+         ? ""
+         : `,
+     ${gate.writes("started")}`
+     }
+     SELECT c.id::text AS request_id, c.opts AS request_opts,
+            c.inserted_at AS request_inserted_at, s.*
+       FROM completed c JOIN started s ON s.id = c.episode_id`;
+}
