@@ -14,6 +14,11 @@ export interface LimitedRequests {
   rulesFor(episode: LimitedEpisode): readonly LimitRule[];
   /** At most this many of an actor's requests per call (limits' claimCap); none: its slots. */
   capFor?(actorId: string): number | undefined;
+  /**
+   * Called with the earliest instant a rate limit that refused one of this call's requests lets
+   * a start through: the caller polls again then (nothing else wakes it for a rate limit).
+   */
+  onRateWait?(until: Date): void;
 }
 
 const GATE = limitGateSql("$2::uuid[]", "$3::jsonb");
@@ -88,5 +93,14 @@ export async function startLimitedRequests(
     options.leaseSeconds,
     due.map((request) => request.id),
   ]);
+  if (rows.length < due.length && limited.onRateWait !== undefined) {
+    const { rows: waits } = await db.query<{ until: Date | null }>(
+      `SELECT min((limit_wait->>'until')::timestamptz) AS until FROM cyclium_trigger_requests
+        WHERE id = ANY($1::bigint[]) AND status = 'pending' AND limit_wait ? 'until'`,
+      [due.map((request) => request.id)],
+    );
+    const until = waits[0]?.until;
+    if (until !== null && until !== undefined) limited.onRateWait(until);
+  }
   return rows;
 }

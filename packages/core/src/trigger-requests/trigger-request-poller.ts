@@ -391,7 +391,9 @@ export class TriggerRequestPoller {
         sourceStack,
         sourceEnv,
         leaseSeconds,
-        ...(limited === undefined ? {} : { limited }),
+        ...(limited === undefined
+          ? {}
+          : { limited: { ...limited, onRateWait: (until: Date) => this.#wakeAt(until) } }),
       },
       db,
     );
