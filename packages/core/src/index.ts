@@ -34,9 +34,12 @@ export {
   done,
   fail,
   next,
+  wait,
+  waitFor,
   type ActorDefinition,
   type Strategy,
   type StrategyContext,
+  type Wakeup,
 } from "./actors/index";
 export { defineWorkflow, type WorkflowDefinition } from "./workflows/index";
 export { defineTrigger, type TriggerDefinition } from "./triggers/index";

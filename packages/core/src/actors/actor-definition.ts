@@ -93,6 +93,7 @@ export const ZExpectation = z.strictObject({
   input: ZInputSchema.optional(),
   priority: ZPriority.optional(),
   retry: ZRetry.optional(),
+  signals: z.record(ZIdentifier, ZInputSchema).optional(),
 });
 
 /**
@@ -112,6 +113,11 @@ export interface ExpectationDefinition<Id extends string = string, Input = unkno
   readonly priority?: number | undefined;
   /** Automatic retries with backoff; absent: a failure is final (one attempt). */
   readonly retry?: Retry | undefined;
+  /**
+   * The signals its episodes accept (SPEC section 17), each with the zod schema of its payload:
+   * `client.signal`, REST and the console validate a delivery against it.
+   */
+  readonly signals?: Readonly<Record<string, z.ZodType>> | undefined;
 }
 
 /** What `defineActor` accepts: defaults may be left out. */
@@ -127,6 +133,8 @@ export interface ExpectationInput {
   priority?: number | undefined;
   /** `{ maxAttempts, backoff? }`: retry a failed attempt after a backoff (default: no retry). */
   retry?: RetryInput | undefined;
+  /** `{ approval: z.object({ ... }) }`: the signals a `waitFor` may wait for, with their payloads. */
+  signals?: Record<string, z.ZodType> | undefined;
 }
 
 /** The typed definition of one declared expectation (distributes over a union). */

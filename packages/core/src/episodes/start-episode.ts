@@ -41,7 +41,7 @@ started AS (
          trace_context = CASE WHEN $4::text IS NULL THEN trace_context
            ELSE COALESCE(trace_context, '{}'::jsonb) || jsonb_build_object('run', $4::text)
          END
-   WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
+   WHERE id = $1 AND status IN ('pending', 'waiting') AND archived_at IS NULL
      AND EXISTS (SELECT 1 FROM fence)
   RETURNING ${episodeColumns()}
 ),

@@ -63,7 +63,7 @@ WITH input AS (
 startable AS (
   SELECT i.episode_id, i.claim_key, i.run_traceparent
     FROM input i JOIN cyclium_episodes e ON e.id = i.episode_id
-   WHERE e.id = ANY($3::uuid[]) AND e.status = 'pending' AND e.archived_at IS NULL
+   WHERE e.id = ANY($3::uuid[]) AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
 ),
 held AS (
   SELECT w.dedupe_key FROM cyclium_work_claims w
@@ -89,7 +89,7 @@ started AS (
          END
     FROM startable s JOIN claimed c ON c.dedupe_key = s.claim_key
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
-     AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
+     AND e.id = s.episode_id AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 ),
 -- A resent start that had committed: the episode is running here under this node's live claim.

@@ -25,5 +25,10 @@ export type EpisodeRunResult =
    * request completed and a new one due after the backoff, in the end's statement.
    */
   | { kind: "retry_scheduled"; episode: Episode }
+  /**
+   * The step returned a wait (SPEC section 17): the episode is `waiting`, its claim and lease
+   * released, its dispatching request completed and the request that resumes it written.
+   */
+  | { kind: "waiting"; episode: Episode }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };

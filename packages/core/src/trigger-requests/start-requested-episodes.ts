@@ -74,7 +74,7 @@ export async function startRequestedEpisodes(
               updated_at = now()
          FROM free f
         WHERE e.id = ANY(ARRAY(SELECT episode_id FROM free)) AND e.id = f.episode_id
-          AND e.status = 'pending' AND e.archived_at IS NULL
+          AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
        RETURNING ${episodeColumns("e")}
      ),
      completed AS (

@@ -46,7 +46,7 @@ started AS (
     FROM keyed k
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM keyed
                            WHERE claim_state IS DISTINCT FROM 'claimed'))
-     AND e.id = k.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
+     AND e.id = k.episode_id AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 ),
 adopted AS (
