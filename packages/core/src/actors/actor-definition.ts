@@ -58,6 +58,22 @@ export const ZInputSchema = z.custom<z.ZodType>(
   "must be a zod schema",
 );
 
+/**
+ * An expectation's signals (SPEC 17): names to zod schemas of their payloads. Code-only as a
+ * whole, as an input schema is: a dynamic actor's JSON cannot carry zod.
+ */
+export const ZSignalSchemas = z.custom<Record<string, z.ZodType>>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.entries(value).every(
+      ([name, schema]) =>
+        ZIdentifier.safeParse(name).success && ZInputSchema.safeParse(schema).success,
+    ),
+  "must map signal names (a letter, then letters, digits, _ . -) to zod schemas",
+);
+
 /** Fire priorities (SPEC section 16): higher is claimed first; 0 unless the fire or expectation sets one. */
 export const MIN_PRIORITY = 0;
 export const MAX_PRIORITY = 10;
@@ -93,7 +109,7 @@ export const ZExpectation = z.strictObject({
   input: ZInputSchema.optional(),
   priority: ZPriority.optional(),
   retry: ZRetry.optional(),
-  signals: z.record(ZIdentifier, ZInputSchema).optional(),
+  signals: ZSignalSchemas.optional(),
 });
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withTransaction, type Connectable } from "../db/index";
+import { withTransaction, type Connectable, type Queryable } from "../db/index";
 import type { EpisodeStatus } from "../episodes/index";
 import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/trigger-request";
 
@@ -68,9 +68,21 @@ SELECT n::int AS woke,
 export async function deliverSignal(
   input: TDeliverSignalInput,
   db: Connectable,
+  /** The caller's open transaction (e.g. its audit row's): the delivery joins it. */
+  tx?: Queryable,
 ): Promise<DeliverSignalResult> {
-  const { episodeId, name, payload, idempotencyKey, sentBy } = ZDeliverSignalInput.parse(input);
-  return withTransaction(db, async (tx) => {
+  const parsed = ZDeliverSignalInput.parse(input);
+  return tx === undefined
+    ? withTransaction(db, (own) => deliverIn(parsed, own))
+    : deliverIn(parsed, tx);
+}
+
+async function deliverIn(
+  input: z.output<typeof ZDeliverSignalInput>,
+  tx: Queryable,
+): Promise<DeliverSignalResult> {
+  const { episodeId, name, payload, idempotencyKey, sentBy } = input;
+  {
     const episode = await tx.query<{ status: EpisodeStatus }>(
       `SELECT status FROM cyclium_episodes WHERE id = $1 FOR UPDATE`,
       [episodeId],
@@ -97,5 +109,5 @@ export async function deliverSignal(
     if (status !== "waiting") return { kind: "delivered", signalId, woke: false };
     const woke = await tx.query<{ woke: number }>(WAKE_SQL, [episodeId, name, sentBy]);
     return { kind: "delivered", signalId, woke: (woke.rows[0]?.woke ?? 0) > 0 };
-  });
+  }
 }

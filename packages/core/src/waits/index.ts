@@ -19,3 +19,9 @@ export {
 } from "./deliver-signal";
 export { validateSignal, type ValidateSignalResult } from "./validate-signal";
 export { sendSignal, type SendSignalOptions, type SendSignalResult } from "./send-signal";
+export {
+  describeSignals,
+  loadEpisodeWait,
+  type DeclaredSignal,
+  type EpisodeWaitView,
+} from "./load-episode-wait";

@@ -10,6 +10,8 @@ export interface SendSignalOptions {
   payload: unknown;
   idempotencyKey?: string | undefined;
   sentBy: string;
+  /** Only an episode of this env (a REST tenant's): another env's is `not_found`. */
+  env?: string | null | undefined;
   /**
    * The expectation an episode runs, from the deployment (or the console's registry). Undefined:
    * the caller does not know it (a client without a deployment): the payload is stored unchecked.
@@ -35,19 +37,27 @@ export type SendSignalResult =
 export async function sendSignal(
   options: SendSignalOptions,
   db: Queryable & Connectable,
+  /** The caller's open transaction (e.g. its audit row's): the delivery joins it. */
+  tx?: Queryable,
 ): Promise<SendSignalResult> {
   let payload = options.payload;
-  if (options.expectationOf !== undefined) {
-    const { rows } = await db.query<{ actor_id: string; expectation_id: string }>(
-      `SELECT actor_id, expectation_id FROM cyclium_episodes WHERE id = $1`,
-      [options.episodeId],
-    );
+  if (options.expectationOf !== undefined || options.env !== undefined) {
+    const { rows } = await (tx ?? db).query<{
+      actor_id: string;
+      expectation_id: string;
+      source_env: string | null;
+    }>(`SELECT actor_id, expectation_id, source_env FROM cyclium_episodes WHERE id = $1`, [
+      options.episodeId,
+    ]);
     const row = rows[0];
     if (row === undefined) return { kind: "not_found" };
-    const expectation = options.expectationOf(row.actor_id, row.expectation_id) ?? {};
-    const checked = validateSignal({ expectation, name: options.name, payload });
-    if (checked.kind !== "valid") return checked;
-    payload = checked.payload;
+    if (options.env !== undefined && row.source_env !== options.env) return { kind: "not_found" };
+    if (options.expectationOf !== undefined) {
+      const expectation = options.expectationOf(row.actor_id, row.expectation_id) ?? {};
+      const checked = validateSignal({ expectation, name: options.name, payload });
+      if (checked.kind !== "valid") return checked;
+      payload = checked.payload;
+    }
   }
   return deliverSignal(
     {
@@ -58,5 +68,6 @@ export async function sendSignal(
       sentBy: options.sentBy,
     },
     db,
+    tx,
   );
 }

@@ -3,6 +3,7 @@
 import { ZActorAnswer, ZActorListAnswer, ZActorView } from "../actor-answers.schema";
 import { ZActorBody, ZActorParams, ZActorPatchBody } from "../actor-endpoints.schema";
 import { ZRestError } from "../rest-response";
+import { ZEpisodeSignalParams, ZSignalAnswer, ZSignalBody } from "../episode-endpoints.schema";
 import {
   ZExecutionItem,
   ZFireTriggerAnswer,
@@ -42,6 +43,7 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
           { id: "ActorDefinitionInput", schema: ZActorBody },
           { id: "ActorDefinitionChanges", schema: ZActorPatchBody },
           { id: "FireTriggerBody", schema: ZFireTriggerBody },
+          { id: "SignalBody", schema: ZSignalBody },
         ],
         "input",
       ),
@@ -58,6 +60,7 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
           { id: "TriggerFire", schema: ZFireTriggerAnswer },
           { id: "TriggerPauseState", schema: ZPauseTriggerAnswer },
           { id: "TriggerInterface", schema: ZTriggerInterfaceAnswer },
+          { id: "SignalAnswer", schema: ZSignalAnswer },
           { id: "RestError", schema: ZRestError },
         ],
         "output",
@@ -74,6 +77,12 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
         "name",
         ZTriggerParams.shape.name,
         "A trigger's name, or its primary workflow's.",
+      ),
+      EpisodeId: pathParameter("id", ZEpisodeSignalParams.shape.id, "The episode's id."),
+      SignalName: pathParameter(
+        "name",
+        ZEpisodeSignalParams.shape.name,
+        "A signal the episode's expectation declares (`signals: { name: schema }`).",
       ),
       Limit: queryParameter("limit", ZListTriggersQuery.shape.limit, "Page size."),
       Offset: queryParameter("offset", ZListTriggersQuery.shape.offset, "Items to skip."),

@@ -12,7 +12,7 @@ export interface TRestOperation {
   method: "get" | "post" | "patch" | "put";
   /** Below `/api/v1` (and `/v1`). */
   path: string;
-  tag: "actors" | "triggers";
+  tag: "actors" | "triggers" | "episodes";
   summary: string;
   description: string;
   /** Least role that may call it (viewer < operator < admin). */
@@ -38,6 +38,21 @@ const TRIGGERS_NOTE =
   "Cloacina's trigger API (its OpenAPI 0.10.0), with our fields beside its own and its error codes (`unauthorized`, `trigger_not_found`, `invalid_pagination`, `internal_error`). `{name}` is a trigger's name or its primary workflow's.";
 
 export const REST_OPERATIONS: readonly TRestOperation[] = [
+  {
+    operationId: "signalEpisode",
+    method: "post",
+    path: "/tenants/{t}/episodes/{id}/signals/{name}",
+    tag: "episodes",
+    summary: "Send a signal to an episode",
+    description:
+      "Delivers signal `{name}` to episode `{id}` of env `{t}` (SPEC section 17): a `waitFor` of that name resumes with `payload`, validated first against the schema the episode's expectation declares (a bad payload is a 400 naming the field, an undeclared name a 400 naming `name`). A signal sent before the wait is kept until a wait consumes it; the same `idempotencyKey` twice delivers once (`kind: duplicate`). An ended episode is a 409. Audited with who sent it and the payload.",
+    role: "operator",
+    parameters: ["Tenant", "EpisodeId", "SignalName"],
+    body: "SignalBody",
+    bodyOptional: true,
+    ok: { status: 200, schema: "SignalAnswer", description: "Delivered, or a duplicate." },
+    errors: [...ALWAYS, 404, 409, 503],
+  },
   {
     operationId: "listActors",
     method: "get",

@@ -20,6 +20,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenants/{t}/episodes/{id}/signals/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signal to an episode
+         * @description Delivers signal `{name}` to episode `{id}` of env `{t}` (SPEC section 17): a `waitFor` of that name resumes with `payload`, validated first against the schema the episode's expectation declares (a bad payload is a 400 naming the field, an undeclared name a 400 naming `name`). A signal sent before the wait is kept until a wait consumes it; the same `idempotencyKey` twice delivers once (`kind: duplicate`). An ended episode is a 409. Audited with who sent it and the payload.
+         *
+         *     Needs the **operator** role.
+         */
+        post: operations["signalEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenants/{t}/actors": {
         parameters: {
             query?: never;
@@ -252,6 +274,28 @@ export interface paths {
          *     Needs the **operator** role.
          */
         post: operations["resumeTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{t}/episodes/{id}/signals/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signal to an episode
+         * @description Delivers signal `{name}` to episode `{id}` of env `{t}` (SPEC section 17): a `waitFor` of that name resumes with `payload`, validated first against the schema the episode's expectation declares (a bad payload is a 400 naming the field, an undeclared name a 400 naming `name`). A signal sent before the wait is kept until a wait consumes it; the same `idempotencyKey` twice delivers once (`kind: duplicate`). An ended episode is a 409. Audited with who sent it and the payload.
+         *
+         *     Needs the **operator** role.
+         */
+        post: operations["cloacinaSignalEpisode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -646,6 +690,10 @@ export interface components {
             delayMs?: number;
             priority?: number;
         };
+        SignalBody: {
+            payload?: unknown;
+            idempotencyKey?: string;
+        };
         Actor: {
             id: string;
             identifier: string;
@@ -786,6 +834,12 @@ export interface components {
                 description: string;
             }[];
         };
+        SignalAnswer: {
+            /** @enum {string} */
+            kind: "delivered" | "duplicate";
+            signal_id: string;
+            woke: boolean;
+        };
         RestError: {
             /** @description A sentence for a human; never a stack or SQL. */
             error: string;
@@ -883,6 +937,10 @@ export interface components {
         ActorName: string;
         /** @description A trigger's name, or its primary workflow's. */
         TriggerName: string;
+        /** @description The episode's id. */
+        EpisodeId: string;
+        /** @description A signal the episode's expectation declares (`signals: { name: schema }`). */
+        SignalName: string;
         /** @description Page size. */
         Limit: number;
         /** @description Items to skip. */
@@ -919,6 +977,46 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+        };
+    };
+    signalEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant: an env, or `public` (Cloacina's default) or `default` for the unset env. */
+                t: components["parameters"]["Tenant"];
+                /** @description The episode's id. */
+                id: components["parameters"]["EpisodeId"];
+                /** @description A signal the episode's expectation declares (`signals: { name: schema }`). */
+                name: components["parameters"]["SignalName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SignalBody"];
+            };
+        };
+        responses: {
+            /** @description Delivered, or a duplicate. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRefusals"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listActors: {
@@ -1357,6 +1455,46 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRefusals"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    cloacinaSignalEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant: an env, or `public` (Cloacina's default) or `default` for the unset env. */
+                t: components["parameters"]["Tenant"];
+                /** @description The episode's id. */
+                id: components["parameters"]["EpisodeId"];
+                /** @description A signal the episode's expectation declares (`signals: { name: schema }`). */
+                name: components["parameters"]["SignalName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SignalBody"];
+            };
+        };
+        responses: {
+            /** @description Delivered, or a duplicate. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRefusals"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     cloacinaListActors: {

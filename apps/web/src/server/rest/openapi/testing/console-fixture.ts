@@ -13,6 +13,7 @@ import {
 } from "@cyclium/core/triggers";
 import { defineWorkflow, WorkflowRegistry } from "@cyclium/core/workflows";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { z } from "zod";
 import { setConsoleRuntime, type TConsoleRuntime } from "../../../runtime/console-runtime";
 
 export interface TConsoleFixture {
@@ -45,7 +46,14 @@ export async function startConsoleFixture(): Promise<TConsoleFixture> {
   // `resource_monitor` is the deployment's actor: a dynamic actor may not take its name.
   setConsoleRuntime({
     nodeIdentity: "web-test",
-    registry: { isCompiled: (identifier: string) => identifier === "resource_monitor" },
+    registry: {
+      isCompiled: (identifier: string) => identifier === "resource_monitor",
+      // An actor whose episodes wait for `approval` (durable waits' signal endpoint).
+      expectation: (actorId: string) =>
+        actorId === "approver"
+          ? { signals: { approval: z.strictObject({ approved: z.boolean() }) } }
+          : undefined,
+    },
     triggers,
     workflows,
     startWorkflow,
