@@ -27,6 +27,8 @@ export interface EpisodeListFilters {
   idPrefix?: string | undefined;
   /** Every match must hold. */
   input?: readonly EpisodeInputMatch[] | undefined;
+  /** Waiting for this signal now (SPEC 17): a `waitFor` of that name not yet woken. */
+  signal?: string | undefined;
 }
 
 const HEX_PREFIX = /^[0-9a-f]{1,32}$/;
@@ -80,6 +82,13 @@ export function episodeFilterSql(filters: EpisodeListFilters, params: SqlParams)
     // order number reads the few episodes that have it, not the env's million (see the bench).
     const either = inputContainments(match).map((doc) => `input @> ${params.add(doc)}::jsonb`);
     where.push(either.length === 1 ? (either[0] ?? "FALSE") : `(${either.join(" OR ")})`);
+  }
+  if (filters.signal !== undefined) {
+    // The few episodes that wait for it, by cyclium_episode_waits_signal_idx.
+    where.push(
+      `status = 'waiting' AND id IN (SELECT w.episode_id FROM cyclium_episode_waits w
+        WHERE w.signal = ${params.add(filters.signal)} AND w.woken_at IS NULL)`,
+    );
   }
   where.push(filters.archived === true ? "archived_at IS NOT NULL" : "archived_at IS NULL");
   return where.join(" AND ");

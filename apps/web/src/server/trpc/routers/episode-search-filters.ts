@@ -52,6 +52,7 @@ export function episodeFiltersFrom(
     to: input.to === undefined ? undefined : new Date(input.to),
     archived: input.archived,
     dedupeKey: search.dedupeKey,
+    signal: search.signal,
     idPrefix: search.idPrefix,
     input: search.input.length === 0 ? undefined : search.input,
   };
