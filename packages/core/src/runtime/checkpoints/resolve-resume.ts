@@ -73,7 +73,14 @@ export async function resolveResume(
   if (options.afterWait !== true || reason !== undefined) {
     await appendRecoveryHistory(options.episodeId, options.fence, entry, db);
   }
-  options.logger.info({ episode_id: options.episodeId, ...entry }, "restarted episode resume");
+  if (options.afterWait === true && reason === undefined) {
+    options.logger.debug(
+      { episode_id: options.episodeId, ...entry },
+      "episode resumed after a wait",
+    );
+  } else {
+    options.logger.info({ episode_id: options.episodeId, ...entry }, "restarted episode resume");
+  }
   if (reason !== undefined) return undefined;
   return { checkpointNumber: checkpoint.number, phase: checkpoint.phase, state };
 }
