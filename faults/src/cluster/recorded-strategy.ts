@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { done, next, type Strategy } from "@cyclium/core/actors";
+import { done, next, wait, waitFor, type Strategy } from "@cyclium/core/actors";
 import { z } from "zod";
 import type { HistoryWriter } from "../history/history-writer";
 
@@ -13,8 +13,14 @@ export const ZRunInput = z
     steps: z.number().int().min(1).max(1_000).default(3),
     stepMs: z.number().int().min(0).max(60_000).default(20),
     keepRunning: z.boolean().default(false),
+    /**
+     * After the first step, a durable wait (SPEC 17) of this long: a sleep, or with `waitSignal`
+     * a `waitFor` of that signal timing out after it. 0: none.
+     */
+    waitMs: z.number().int().min(0).max(600_000).default(0),
+    waitSignal: z.string().min(1).optional(),
   })
-  .catch({ steps: 3, stepMs: 20, keepRunning: false });
+  .catch({ steps: 3, stepMs: 20, keepRunning: false, waitMs: 0 });
 
 export type TRunInput = z.input<typeof ZRunInput>;
 
@@ -23,6 +29,9 @@ interface RunState {
   steps: number;
   stepMs: number;
   keepRunning: boolean;
+  waitMs: number;
+  waitSignal?: string | undefined;
+  waited?: boolean;
 }
 
 /** What a completed episode stores as its result: who produced it, so the checker can compare. */
@@ -82,6 +91,13 @@ export function recordedStrategy(
       history.write({ op: "step", type: "ok", ...record });
       const progressed = { ...state, done: state.done + 1 };
       if (progressed.done >= state.steps) return done({ node, steps: progressed.done });
+      if (state.waitMs > 0 && state.waited !== true) {
+        const parked = { ...progressed, waited: true };
+        history.write({ op: "wait", ...record });
+        return state.waitSignal === undefined
+          ? wait({ ms: state.waitMs, state: parked })
+          : waitFor({ signal: state.waitSignal, timeoutMs: state.waitMs, state: parked });
+      }
       return next(progressed, { turns: 1 }, { done: progressed.done });
     },
   };
