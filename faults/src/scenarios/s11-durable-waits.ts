@@ -89,7 +89,7 @@ export const durableWaits: Scenario = {
     const signals = signalWaiters(run, () => !signalling);
     // The restart first (a worker booting while the server is down exits, which the kill loop's
     // restart does not expect), once episodes wait; then kills until the fires are answered.
-    await sleep(run.quick ? 4_000 : 15_000);
+    await sleep(run.quick ? 4_000 : 6_000);
     run.nemesis.write({ op: "nemesis", event: "pg-stop" });
     const restarted = await run.server.restartImmediately(1_000);
     run.nemesis.write({ op: "nemesis", event: "pg-start" });
