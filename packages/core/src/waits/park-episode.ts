@@ -35,6 +35,11 @@ const PARAMS = 20;
 // released, the dispatching request completed. One statement, so a zombie writes none of it.
 const PARK_SQL = (fence: string): string => `
 WITH ${fence},
+-- Found by the fault suite's SIGSTOP: a node frozen between this statement and the next held the
+-- episode's row lock (and its claim's) until it woke, 129 s, and recovery could not take the
+-- episode meanwhile. A session idle in this transaction for 5 s is ended by the server instead:
+-- the park rolls back, the locks go, and the episode is recovered like any a frozen node held.
+idle AS (SELECT set_config('idle_in_transaction_session_timeout', '5000', true) AS timeout),
 step AS (
   INSERT INTO cyclium_episode_steps
     (episode_id, attempt, step_no, outcome, data, turns, tokens, duration_ms, node)
@@ -84,6 +89,7 @@ completed AS (
   RETURNING r.id
 )
 SELECT EXISTS (SELECT 1 FROM fence) AS held, EXISTS (SELECT 1 FROM parked) AS parked,
+       (SELECT timeout FROM idle) AS idle_timeout,
        (SELECT count(*)::int FROM released) AS released,
        (SELECT count(*)::int FROM completed) AS completed`;
 
