@@ -54,6 +54,7 @@ export const checkWaits: ScenarioCheck = (facts) => {
       signalFires,
       kills: nemesisEvents(facts.history, "kill").length,
       restarts: nemesisEvents(facts.history, "pg-start").length,
+      pauses: nemesisEvents(facts.history, "pause").length,
     },
     violations,
   };

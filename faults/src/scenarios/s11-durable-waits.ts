@@ -3,6 +3,7 @@ import { deliverSignal } from "@cyclium/core/waits";
 import pg from "pg";
 import { fireLoad } from "./fire-load";
 import { killRandomWorkers } from "./nemesis";
+import { pauseOnce } from "./s3-pause-worker";
 import { awaitBusBack } from "./s4-restart-postgres";
 import type { Scenario, ScenarioRun } from "./scenario";
 
@@ -58,16 +59,18 @@ async function signalWaiters(
 
 /**
  * Scenario 11 (issue 32): episodes that sleep, and episodes that wait for a signal (half of them
- * signalled, twice with one key; the rest time out), under `kill -9` of random workers and a
- * PostgreSQL restart in immediate mode while they wait. None may be lost, none may wait or
- * resume twice (check-waits.ts), and the common checks hold: 0 lost, 0 duplicated, 0 stuck.
+ * signalled, twice with one key; the rest time out), under a PostgreSQL restart in immediate
+ * mode, a SIGSTOP of the busiest worker and `kill -9` of random workers while they wait. None
+ * may be lost, none may wait or resume twice (check-waits.ts), and the common checks hold: 0
+ * lost, 0 duplicated, 0 stuck.
  */
 export const durableWaits: Scenario = {
   id: 11,
   name: "durable-waits",
   async run(run) {
     const count = run.quick ? 200 : 1_000;
-    const ratePerSec = run.quick ? 10 : 50;
+    // Slow enough that the restart, the pause and kills all land while fires still arrive.
+    const ratePerSec = run.quick ? 6 : 25;
     let firing = true;
     const load = Promise.all([
       fireLoad(run, {
@@ -95,6 +98,9 @@ export const durableWaits: Scenario = {
     run.nemesis.write({ op: "nemesis", event: "pg-start" });
     run.log(`postgres restarted while episodes wait (down ${Math.round(restarted.downForMs)} ms)`);
     await awaitBusBack(run, "w1");
+    // SIGSTOP of the busiest worker for three leases: wake-up requests it claimed go back to the
+    // others; when it continues, its late starts must find those episodes already resumed.
+    const pause = await pauseOnce(run, 1);
     const kills = await killRandomWorkers(run, { minMs: 2_500, maxMs: 4_500, done: () => !firing });
     const [sleepers, waiters] = await load;
     // The last waiters time out 6 s after their wait began; keep signalling until then.
@@ -105,6 +111,8 @@ export const durableWaits: Scenario = {
       fires: count,
       kills,
       restarts: 1,
+      pauses: 1,
+      heldAtPause: pause.held,
       signalFires: count / 2,
       signalsDelivered: sent.delivered,
       signalDuplicates: sent.duplicates,
