@@ -70,7 +70,10 @@ export interface EpisodeInfo {
   workflowStep: string | null;
   /** True when this run was handed over by recovery. */
   recovered: boolean;
-  /** Whatever recovery handed over to resume from (e.g. a checkpoint); undefined otherwise. */
+  /**
+   * Whatever recovery handed over to resume from (e.g. a checkpoint); `{ wait: stepNo }` for the
+   * run that resumes after a wait (SPEC 17); undefined otherwise.
+   */
   resume: unknown;
 }
 

@@ -27,7 +27,7 @@ import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
 import { writeEpisodePark } from "./write-episode-park";
 import { checkpointVersionOf } from "./checkpoints/resolve-resume";
-import { loadWakeup } from "../waits/index";
+import { isWakeResume, loadWakeup } from "../waits/index";
 import type { SlotAnswer } from "./start-ahead";
 import { StartedAheadUnstarts } from "./unstart-started-ahead";
 import { RunningHandBacks } from "./hand-back-running";
@@ -139,7 +139,8 @@ export class LocalRunner {
     );
     let result: EpisodeRunResult = { kind: "busy" };
     try {
-      const wake = episode.status === "waiting";
+      // Handed over `waiting` (claimed before its start), or started from its wake-up request.
+      const wake = episode.status === "waiting" || isWakeResume(runOptions.resume);
       result = await this.#run(episode, { ...runOptions, trace, wake });
       return result;
     } finally {

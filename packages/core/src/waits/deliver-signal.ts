@@ -2,6 +2,7 @@ import { z } from "zod";
 import { withTransaction, type Connectable, type Queryable } from "../db/index";
 import type { EpisodeStatus } from "../episodes/index";
 import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/trigger-request";
+import { wakeOptsSql } from "./park-episode";
 
 export const ZDeliverSignalInput = z.object({
   episodeId: z.uuid(),
@@ -30,7 +31,7 @@ const ENDED: readonly EpisodeStatus[] = ["completed", "failed", "cancelled"];
 // request already claimed (its timeout came first) is left alone: the signal stays for later.
 const WAKE_SQL = `
 WITH w AS (
-  SELECT 1 FROM cyclium_episode_waits
+  SELECT step_no FROM cyclium_episode_waits
    WHERE episode_id = $1 AND kind = 'signal' AND signal = $2 AND woken_at IS NULL
 ),
 moved AS (
@@ -44,9 +45,9 @@ inserted AS (
     (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts,
      run_at)
   SELECT e.id, e.actor_id, e.expectation_id, $3, e.source_stack, e.source_env, 'pending',
-         '{"recovered":true}'::jsonb, now()
-    FROM cyclium_episodes e
-   WHERE e.id = $1 AND EXISTS (SELECT 1 FROM w)
+         ${wakeOptsSql("w.step_no")}, now()
+    FROM cyclium_episodes e CROSS JOIN w
+   WHERE e.id = $1
      AND NOT EXISTS (SELECT 1 FROM cyclium_trigger_requests r
                       WHERE r.episode_id = $1 AND r.status IN ('pending', 'claimed'))
   RETURNING id

@@ -9,7 +9,12 @@ export {
   type EpisodeWaitRequest,
   type EpisodeWaitRow,
 } from "./episode-wait";
-export { parkEpisode, type ParkEpisodeOptions, type ParkEpisodeOutcome } from "./park-episode";
+export {
+  isWakeResume,
+  parkEpisode,
+  type ParkEpisodeOptions,
+  type ParkEpisodeOutcome,
+} from "./park-episode";
 export { loadWakeup, type LoadWakeupOptions } from "./load-wakeup";
 export {
   deliverSignal,

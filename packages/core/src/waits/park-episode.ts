@@ -99,7 +99,7 @@ SELECT EXISTS (SELECT 1 FROM fence) AS held, EXISTS (SELECT 1 FROM parked) AS pa
 // unconsumed signal of the awaited name is there; none when nothing but a signal can wake it.
 const REQUEST_SQL = `
 WITH due AS (
-  SELECT e.id, e.actor_id, e.expectation_id, e.source_stack, e.source_env,
+  SELECT e.id, e.actor_id, e.expectation_id, e.source_stack, e.source_env, w.step_no,
          CASE WHEN w.kind = 'signal' AND EXISTS (
                 SELECT 1 FROM cyclium_signals s
                  WHERE s.episode_id = e.id AND s.name = w.signal AND s.consumed_at IS NULL)
@@ -114,7 +114,7 @@ inserted AS (
     (episode_id, actor_id, expectation_id, source_node, source_stack, source_env, status, opts,
      run_at, priority, claim_priority)
   SELECT d.id, d.actor_id, d.expectation_id, $2, d.source_stack, d.source_env, 'pending',
-         '{"recovered":true}'::jsonb, d.run_at, d.priority, d.priority
+         ${wakeOptsSql("d.step_no")}, d.run_at, d.priority, d.priority
     FROM due d
    WHERE d.run_at IS NOT NULL
   RETURNING run_at
@@ -122,6 +122,24 @@ inserted AS (
 SELECT i.run_at, i.run_at <= now() AS due_now,
        (SELECT count(pg_notify('${TRIGGER_REQUESTS_CHANNEL}', '{}')) FROM inserted) AS woken
   FROM (SELECT 1) one LEFT JOIN inserted i ON true`;
+
+/**
+ * A wake-up request's `opts`: `recovered` (a full queue never drops it) and `resume: { wait }`,
+ * the waiting step, which reaches the runner on every start path (the poller's claim or its
+ * in-row start), so it resumes from the wait whatever status the row it is handed shows.
+ */
+export function wakeOptsSql(stepNo: string): string {
+  return `jsonb_build_object('recovered', true, 'resume', jsonb_build_object('wait', ${stepNo}))`;
+}
+
+/** True for the `resume` of a wake-up request's opts (wakeOptsSql). */
+export function isWakeResume(resume: unknown): boolean {
+  return (
+    typeof resume === "object" &&
+    resume !== null &&
+    typeof (resume as { wait?: unknown }).wait === "number"
+  );
+}
 
 /**
  * Parks a running episode `waiting` (SPEC section 17) in one transaction: the fenced statement
