@@ -25,7 +25,7 @@ const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([
   [8, checkQueueKills],
   [9, checkQueueRestart],
   [10, checkRandomMix],
-  [11, checkWaits],
+  [12, checkWaits],
 ]);
 
 /**

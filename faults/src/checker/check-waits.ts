@@ -2,7 +2,7 @@ import type { ScenarioCheck } from "./scenario-check";
 import { nemesisEvents } from "./history-queries";
 
 /**
- * Scenario 11 (issue 32): every episode that parked in a durable wait parked once (one `wait`
+ * Scenario 12 (issue 32): every episode that parked in a durable wait parked once (one `wait`
  * journal row) and, once completed, ran a step after its wait: a kill or a database restart
  * while it waited neither lost it nor woke it twice. The signals sent twice with one key were
  * delivered once each.

@@ -82,7 +82,7 @@ export const ZHistoryRecord = z.discriminatedUnion("op", [
   }),
   // A bus probe received (scenario 4: the bus listens again after a database restart).
   z.object({ ...base, op: z.literal("probe"), id: z.string() }),
-  // A strategy step parked its episode in a durable wait (scenario 11, SPEC 17).
+  // A strategy step parked its episode in a durable wait (scenario 12, SPEC 17).
   z.object({
     ...base,
     op: z.literal("wait"),

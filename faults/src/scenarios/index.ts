@@ -8,7 +8,7 @@ import { clockSkew } from "./s7-clock-skew";
 import { killWithQueue } from "./s8-kill-with-queue";
 import { restartPostgresWithQueue } from "./s9-restart-postgres-with-queue";
 import { randomMix } from "./s10-random-mix";
-import { durableWaits } from "./s11-durable-waits";
+import { durableWaits } from "./s12-durable-waits";
 import type { Scenario } from "./scenario";
 
 /** Every scenario of issues 8 and 18, in the order `pnpm faults` runs them. */

@@ -58,14 +58,14 @@ async function signalWaiters(
 }
 
 /**
- * Scenario 11 (issue 32): episodes that sleep, and episodes that wait for a signal (half of them
+ * Scenario 12 (issue 32): episodes that sleep, and episodes that wait for a signal (half of them
  * signalled, twice with one key; the rest time out), under a PostgreSQL restart in immediate
  * mode, a SIGSTOP of the busiest worker and `kill -9` of random workers while they wait. None
  * may be lost, none may wait or resume twice (check-waits.ts), and the common checks hold: 0
  * lost, 0 duplicated, 0 stuck.
  */
 export const durableWaits: Scenario = {
-  id: 11,
+  id: 12,
   name: "durable-waits",
   async run(run) {
     const count = run.quick ? 200 : 1_000;
@@ -74,13 +74,13 @@ export const durableWaits: Scenario = {
     let firing = true;
     const load = Promise.all([
       fireLoad(run, {
-        prefix: "s11-sleep",
+        prefix: "s12-sleep",
         count: count / 2,
         ratePerSec: ratePerSec / 2,
         input: { steps: 3, stepMs: 50, waitMs: 3_000 },
       }),
       fireLoad(run, {
-        prefix: "s11-signal",
+        prefix: "s12-signal",
         count: count / 2,
         ratePerSec: ratePerSec / 2,
         input: { steps: 3, stepMs: 50, waitMs: 6_000, waitSignal: SIGNAL },
