@@ -13,7 +13,7 @@ export interface SuiteArgs {
 }
 
 const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--seed N] [--deadline S] [--check <results dir>]`;
-const SCENARIO_COUNT = 11;
+const SCENARIO_COUNT = 12;
 
 export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
   const { values } = parseArgs({

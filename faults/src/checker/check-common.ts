@@ -151,7 +151,9 @@ export function checkCommon(facts: RunFacts): CommonCheck {
   // and leaves it for recovery) has no node left to finish it in this run, and is not stuck: the
   // next node's recovery sweep takes it. It is counted in the details instead.
   const settledAt = facts.meta.settledAt ?? Number.POSITIVE_INFINITY;
-  const open = facts.episodes.filter((e) => e.status === "pending" || e.status === "running");
+  const open = facts.episodes.filter(
+    (e) => e.status === "pending" || e.status === "running" || e.status === "waiting",
+  );
   const unfinished = open.filter((e) => e.inserted_at < settledAt);
   if (unfinished.length > 0) {
     const first = unfinished[0];

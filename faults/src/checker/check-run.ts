@@ -9,6 +9,7 @@ import { checkQuiet } from "./check-quiet";
 import { checkRestart } from "./check-restart";
 import { checkSkew } from "./check-skew";
 import { checkStuck } from "./check-stuck";
+import { checkWaits } from "./check-waits";
 import { loadRun } from "./load-run";
 import type { ScenarioReport } from "./run-facts";
 import type { ScenarioCheck } from "./scenario-check";
@@ -26,6 +27,7 @@ const SCENARIO_CHECKS = new Map<number, ScenarioCheck>([
   [9, checkQueueRestart],
   [10, checkRandomMix],
   [11, checkLimits],
+  [12, checkWaits],
 ]);
 
 /**

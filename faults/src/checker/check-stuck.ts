@@ -48,7 +48,7 @@ function openFromDump(facts: RunFacts): OpenRow[] {
       .map((r) => [r.episode_id, r]),
   );
   return facts.episodes
-    .filter((e) => e.status === "pending" || e.status === "running")
+    .filter((e) => e.status === "pending" || e.status === "running" || e.status === "waiting")
     .map((e) => {
       const request = openRequests.get(e.id);
       return {

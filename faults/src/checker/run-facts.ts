@@ -16,8 +16,15 @@ export const ZEpisodeRow = z.object({
   error_class: z.string().nullable(),
   attempt: z.number(),
   executed_by: z.string().nullable(),
+  // `policy` is absent from a restarted run's checkpoint resume entry (`resumed_from_checkpoint`),
+  // which the durable-waits scenario's checkpointing episodes write.
   recovery_history: z.array(
-    z.object({ at: z.string(), node: z.string(), policy: z.string(), outcome: z.string() }),
+    z.object({
+      at: z.string(),
+      node: z.string(),
+      policy: z.string().optional(),
+      outcome: z.string(),
+    }),
   ),
   inserted_at: z.number(),
   started_at: ZTime,

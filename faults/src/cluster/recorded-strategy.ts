@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { done, fail, next, type Strategy } from "@cyclium/core";
+import { done, fail, next, wait, waitFor, type Strategy } from "@cyclium/core";
 import { z } from "zod";
 import type { HistoryWriter } from "../history/history-writer";
 
@@ -15,8 +15,14 @@ export const ZRunInput = z
     keepRunning: z.boolean().default(false),
     /** Attempts up to this one fail at their first step (a retry is scheduled); 0: none. */
     failUntilAttempt: z.number().int().min(0).max(10).default(0),
+    /**
+     * After the first step, a durable wait (SPEC 17) of this long: a sleep, or with `waitSignal`
+     * a `waitFor` of that signal timing out after it. 0: none.
+     */
+    waitMs: z.number().int().min(0).max(600_000).default(0),
+    waitSignal: z.string().min(1).optional(),
   })
-  .catch({ steps: 3, stepMs: 20, keepRunning: false, failUntilAttempt: 0 });
+  .catch({ steps: 3, stepMs: 20, keepRunning: false, failUntilAttempt: 0, waitMs: 0 });
 
 export type TRunInput = z.input<typeof ZRunInput>;
 
@@ -26,6 +32,9 @@ interface RunState {
   stepMs: number;
   keepRunning: boolean;
   failUntilAttempt: number;
+  waitMs: number;
+  waitSignal?: string | undefined;
+  waited?: boolean;
 }
 
 /** What a completed episode stores as its result: who produced it, so the checker can compare. */
@@ -88,6 +97,13 @@ export function recordedStrategy(
       }
       const progressed = { ...state, done: state.done + 1 };
       if (progressed.done >= state.steps) return done({ node, steps: progressed.done });
+      if (state.waitMs > 0 && state.waited !== true) {
+        const parked = { ...progressed, waited: true };
+        history.write({ op: "wait", ...record });
+        return state.waitSignal === undefined
+          ? wait({ ms: state.waitMs, state: parked })
+          : waitFor({ signal: state.waitSignal, timeoutMs: state.waitMs, state: parked });
+      }
       return next(progressed, { turns: 1 }, { done: progressed.done });
     },
   };

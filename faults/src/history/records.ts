@@ -82,6 +82,14 @@ export const ZHistoryRecord = z.discriminatedUnion("op", [
   }),
   // A bus probe received (scenario 4: the bus listens again after a database restart).
   z.object({ ...base, op: z.literal("probe"), id: z.string() }),
+  // A strategy step parked its episode in a durable wait (scenario 12, SPEC 17).
+  z.object({
+    ...base,
+    op: z.literal("wait"),
+    episodeId: z.string(),
+    attempt: z.number().int(),
+    stepNo: z.number().int(),
+  }),
   // A node's life: `ready` carries how far its wall clock is from real time (scenario 7's skew).
   z.object({ ...base, op: z.literal("node"), event: z.string(), skewMs: z.number().optional() }),
   // The orchestrator's faults (Jepsen's "nemesis"): what it did to which process, and when.

@@ -31,7 +31,7 @@ export async function snapshotOpen(url: string, dir: string): Promise<number> {
                 ORDER BY r.id DESC LIMIT 1) AS request_claimed_by,
               (extract(epoch FROM now() - e.updated_at) * 1000)::float8 AS idle_ms
          FROM cyclium_episodes e
-        WHERE e.status IN ('pending', 'running')
+        WHERE e.status IN ('pending', 'running', 'waiting')
         ORDER BY e.inserted_at, e.id`,
     );
     await mkdir(path.join(dir, "db"), { recursive: true });

@@ -9,6 +9,7 @@ import { killWithQueue } from "./s8-kill-with-queue";
 import { restartPostgresWithQueue } from "./s9-restart-postgres-with-queue";
 import { randomMix } from "./s10-random-mix";
 import { limitsUnderFaults } from "./s11-limits-under-faults";
+import { durableWaits } from "./s12-durable-waits";
 import type { Scenario } from "./scenario";
 
 /** Every scenario of issues 8 and 18, in the order `pnpm faults` runs them. */
@@ -24,4 +25,5 @@ export const SCENARIOS: readonly Scenario[] = [
   restartPostgresWithQueue,
   randomMix,
   limitsUnderFaults,
+  durableWaits,
 ];

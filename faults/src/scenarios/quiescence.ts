@@ -24,9 +24,10 @@ async function readProgress(url: string): Promise<Progress | null> {
     }>(
       // The cron actor's episodes fire every minute whatever else happens: counting them as
       // progress would restart a 46 s stall window each minute and hide stuck work.
-      `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
+      // A waiting episode (SPEC 17) is open work like a pending one: its request will start it.
+      `SELECT count(*) FILTER (WHERE status IN ('pending', 'waiting'))::int AS pending,
               count(*) FILTER (WHERE status = 'running')::int AS running,
-              count(*) FILTER (WHERE status NOT IN ('pending', 'running')
+              count(*) FILTER (WHERE status NOT IN ('pending', 'running', 'waiting')
                                  AND actor_id <> $1)::int AS finished,
               COALESCE(sum(attempt) FILTER (WHERE actor_id <> $1), 0)::int AS attempts,
               (SELECT count(*) FROM cyclium_episode_steps s

@@ -10,9 +10,13 @@ import type { Scenario, ScenarioRun } from "./scenario";
  * at least until other nodes have taken over (or orphaned) everything it held, then SIGCONT. Its
  * timers then fire late: steps finish, journal writes go out, and fencing must reject them all.
  */
-async function pauseOnce(run: ScenarioRun): Promise<{ held: number; pausedMs: number }> {
+export async function pauseOnce(
+  run: ScenarioRun,
+  /** Pause a worker only once it runs at least this many episodes at once. */
+  minRunning = 4,
+): Promise<{ held: number; pausedMs: number }> {
   const leaseMs = run.cluster.config.leaseSeconds * 1000;
-  const slot = await busiestWorker(run, 4);
+  const slot = await busiestWorker(run, minRunning);
   const proc = procOf(slot);
   run.nemesis.write({ op: "nemesis", event: "pause", target: proc });
   slot.child.signal("SIGSTOP");

@@ -16,6 +16,8 @@ export {
   done,
   fail,
   next,
+  wait,
+  waitFor,
   type ActorDefinition,
   type AnyStrategy,
   type EpisodeInfo,
@@ -28,6 +30,7 @@ export {
   type StrategyContext,
   type Trigger,
   type TriggerInput,
+  type Wakeup,
 } from "./actors/index";
 export { defineWorkflow, type WorkflowDefinition } from "./workflows/index";
 export {

@@ -10,6 +10,8 @@ describe("the generated row types", () => {
     expectTypeOf<Rows.EpisodeModel>().toEqualTypeOf<Prisma.EpisodeModel>();
     expectTypeOf<Rows.EpisodeStepModel>().toEqualTypeOf<Prisma.EpisodeStepModel>();
     expectTypeOf<Rows.EpisodeCheckpointModel>().toEqualTypeOf<Prisma.EpisodeCheckpointModel>();
+    expectTypeOf<Rows.EpisodeWaitModel>().toEqualTypeOf<Prisma.EpisodeWaitModel>();
+    expectTypeOf<Rows.SignalModel>().toEqualTypeOf<Prisma.SignalModel>();
     expectTypeOf<Rows.EpisodeOutputModel>().toEqualTypeOf<Prisma.EpisodeOutputModel>();
     expectTypeOf<Rows.EpisodeAttemptModel>().toEqualTypeOf<Prisma.EpisodeAttemptModel>();
     expectTypeOf<Rows.WorkClaimModel>().toEqualTypeOf<Prisma.WorkClaimModel>();

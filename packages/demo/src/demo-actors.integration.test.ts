@@ -55,6 +55,8 @@ describe("the demo actors", () => {
     const first = await seedDemoData(db.url);
     const second = await seedDemoData(db.url);
     expect(first[0]).toContain("4 resource(s) added, 4 in the resources table");
+    expect(first[2]).toContain("raise_limit for api-cluster waits for an operator");
+    expect(second[2]).toContain("already proposed");
     expect(second[0]).toContain("0 resource(s) added, 4 in the resources table");
   });
 

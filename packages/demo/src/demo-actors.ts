@@ -1,12 +1,14 @@
 import { defineActor, type ActorDefinition, type AnyStrategy } from "@cyclium/core";
 import { advisorStrategy } from "./advisor-strategy";
 import { limitCheckStrategy } from "./limit-check-strategy";
+import { LIMIT_APPROVAL_SIGNAL, limitRaiseStrategy, ZLimitApproval } from "./limit-raise-strategy";
 import { RESOURCE_UPDATED_TOPIC, ZAdvisorInput, ZResourceUpdated } from "./resource";
 
 /** Registered by name, so dynamic actors (cyclium_agent_definitions) can run them too. */
 export const demoStrategies: Record<string, AnyStrategy> = {
   resource_limit_check: limitCheckStrategy,
   resource_advisor_summary: advisorStrategy,
+  resource_limit_raise: limitRaiseStrategy,
 };
 
 /** Checks a resource against its limit whenever it is updated. */
@@ -23,6 +25,17 @@ export const resourceMonitor = defineActor({
       // Re-reads the row on every run, so running it again after a crash is harmless.
       recoveryPolicy: "restart",
       budget: { maxTurns: 5, maxTokens: 25_000, maxWallMs: 120_000 },
+    },
+    {
+      // Proposes a higher limit and waits for an operator's approval before applying it: the
+      // console shows it `waiting` with an approve / reject form (SPEC section 17).
+      id: "raise_limit",
+      strategy: limitRaiseStrategy,
+      trigger: { manual: true },
+      input: ZResourceUpdated,
+      signals: { [LIMIT_APPROVAL_SIGNAL]: ZLimitApproval },
+      recoveryPolicy: "restart",
+      budget: { maxTurns: 5 },
     },
   ],
 });

@@ -28,6 +28,14 @@ export {
 } from "./demo-actors";
 export { advisorStrategy, summarise, type AdvisorSummary } from "./advisor-strategy";
 export { LIMIT_BREACH_CLASS, limitBreachKey, limitCheckStrategy } from "./limit-check-strategy";
+export {
+  LIMIT_APPROVAL_SIGNAL,
+  LIMIT_APPROVAL_TIMEOUT_MS,
+  limitRaiseStrategy,
+  ZLimitApproval,
+  type LimitRaiseResult,
+  type TLimitApproval,
+} from "./limit-raise-strategy";
 export { listResources } from "./list-resources";
 export { loadResource } from "./load-resource";
 export {

@@ -1,3 +1,4 @@
+import { createClient } from "@cyclium/core/client";
 import pg from "pg";
 
 interface DemoResource {
@@ -17,8 +18,9 @@ const DEMO_RESOURCES: readonly DemoResource[] = [
 ];
 
 /**
- * Inserts the demo resources unless they exist (an operator's edits survive restarts) and
- * returns the lines `pnpm start` prints. Depends on nothing but `pg`, so the console can call it.
+ * Inserts the demo resources unless they exist (an operator's edits survive restarts), proposes
+ * one limit raise that waits for an operator's approval (once: its idempotency key dedupes every
+ * later start) and returns the lines `pnpm start` prints.
  */
 export async function seedDemoData(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
@@ -38,11 +40,31 @@ export async function seedDemoData(url: string): Promise<string[]> {
       ],
     );
     const total = await client.query<{ n: string }>("SELECT count(*) AS n FROM resources");
+    const proposal = await proposeLimitRaise(url);
     return [
       `demo data: ${rows.length} resource(s) added, ${total.rows[0]?.n ?? "?"} in the resources table`,
       "demo actors: resource_monitor (on resource.updated) and resource_advisor (every 5 minutes)",
+      proposal === "created"
+        ? "demo approval: resource_monitor/raise_limit for api-cluster waits for an operator (Episodes, status waiting)"
+        : "demo approval: already proposed on an earlier start",
     ];
   } finally {
     await client.end();
+  }
+}
+
+/** The demo's durable wait: a limit raise for the resource over its limit, approved in the console. */
+async function proposeLimitRaise(url: string): Promise<"created" | "deduped"> {
+  const client = createClient({ connectionString: url }, { nodeIdentity: "demo-seed", by: "demo" });
+  try {
+    const fired = await client.fire({
+      actorId: "resource_monitor",
+      expectationId: "raise_limit",
+      input: { resourceId: "api-cluster" },
+      idempotencyKey: "demo:raise_limit:api-cluster",
+    });
+    return fired.kind;
+  } finally {
+    await client.close();
   }
 }

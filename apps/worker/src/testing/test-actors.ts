@@ -1,6 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { defineActor, done, next, type AnyStrategy, type Strategy } from "@cyclium/core";
+import {
+  defineActor,
+  done,
+  next,
+  wait,
+  waitFor,
+  type AnyStrategy,
+  type Strategy,
+} from "@cyclium/core";
 import { noopStrategy, stepsStrategy } from "@cyclium/core/testing";
+import { z } from "zod";
 
 interface CheckpointedState {
   done: number;
@@ -29,6 +38,51 @@ export const checkpointedStepsStrategy: Strategy<unknown, CheckpointedState, { s
   },
 };
 
+interface SleeperState {
+  n: number;
+  sleepMs: number;
+  slept: boolean;
+}
+
+/**
+ * Sleeps `sleepMs` (input `{ n, sleepMs }`) in its first step and completes in its second with
+ * the state it resumed from: the waits tests check that state came back intact, and count the
+ * journal's second steps to see each episode resumed exactly once.
+ */
+export const sleeperStrategy: Strategy<unknown, SleeperState, unknown> = {
+  init: (_ctx, input) => {
+    const { n = 0, sleepMs = 2_000 } = (input ?? {}) as { n?: number; sleepMs?: number };
+    return { n, sleepMs, slept: false };
+  },
+  step: (state, ctx) => {
+    if (!state.slept) return wait({ ms: state.sleepMs, state: { ...state, slept: true } });
+    return done({ n: state.n, slept: state.slept, wakeup: ctx.wakeup?.kind ?? null });
+  },
+};
+
+/** Waits for `approval` (input `{ timeoutMs }`) and completes with what woke it. */
+export const approvalStrategy: Strategy<unknown, { asked: boolean; timeoutMs: number }, unknown> = {
+  init: (_ctx, input) => {
+    const { timeoutMs = 60_000 } = (input ?? {}) as { timeoutMs?: number };
+    return { asked: false, timeoutMs };
+  },
+  step: (state, ctx) => {
+    if (!state.asked) {
+      return waitFor({
+        signal: "approval",
+        timeoutMs: state.timeoutMs,
+        state: { ...state, asked: true },
+      });
+    }
+    return done({ asked: state.asked, wakeup: ctx.wakeup ?? null });
+  },
+};
+
+export const ZApproval = z.strictObject({
+  approved: z.boolean(),
+  comment: z.string().min(1),
+});
+
 /** Actors the multi-process tests fire at the worker: same code as production actors. */
 export const TEST_ACTOR_IDS = ["alpha", "beta", "gamma"] as const;
 
@@ -36,6 +90,8 @@ export const testStrategies: Record<string, AnyStrategy> = {
   steps: stepsStrategy,
   noop: noopStrategy,
   checkpointed_steps: checkpointedStepsStrategy,
+  sleeper: sleeperStrategy,
+  approval: approvalStrategy,
 };
 
 // The shutdown tests run endless step loops (steps: 0) until the worker stops them.
@@ -110,6 +166,24 @@ export const testActors = [
     maxConcurrentEpisodes: 8,
     rateLimit: { limit: 20, periodMs: 1_000 },
     expectations: [{ id: "run", strategy: stepsStrategy, trigger: { manual: true } }],
+  }),
+  // Durable waits (SPEC 17): 4 slots per node, so 1,000 sleeping at once cannot be holding them.
+  defineActor({
+    identifier: "sleeper",
+    maxConcurrentEpisodes: 4,
+    expectations: [{ id: "run", strategy: sleeperStrategy, trigger: { manual: true } }],
+  }),
+  defineActor({
+    identifier: "approver",
+    maxConcurrentEpisodes: 4,
+    expectations: [
+      {
+        id: "run",
+        strategy: approvalStrategy,
+        trigger: { manual: true },
+        signals: { approval: ZApproval },
+      },
+    ],
   }),
 ];
 

@@ -23,6 +23,7 @@ export const EXAMPLE_FILES = [
   "src/worker.ts",
   "src/fire.ts",
   "tsconfig.json",
+  "src/approval.ts",
 ] as const;
 
 /** npm as this node ships it, run by this node: nothing taken from PATH. */

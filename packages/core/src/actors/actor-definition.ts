@@ -64,6 +64,22 @@ export const ZInputSchema = z.custom<z.ZodType>(
   "must be a zod schema",
 );
 
+/**
+ * An expectation's signals (SPEC 17): names to zod schemas of their payloads. Code-only as a
+ * whole, as an input schema is: a dynamic actor's JSON cannot carry zod.
+ */
+export const ZSignalSchemas = z.custom<Record<string, z.ZodType>>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.entries(value).every(
+      ([name, schema]) =>
+        ZIdentifier.safeParse(name).success && ZInputSchema.safeParse(schema).success,
+    ),
+  "must map signal names (a letter, then letters, digits, _ . -) to zod schemas",
+);
+
 /** Fire priorities (SPEC section 16): higher is claimed first; 0 unless the fire or expectation sets one. */
 export const MIN_PRIORITY = 0;
 export const MAX_PRIORITY = 10;
@@ -101,6 +117,7 @@ export const ZExpectation = z.strictObject({
   retry: ZRetry.optional(),
   concurrency: ZConcurrency.optional(),
   rateLimit: ZRateLimit.optional(),
+  signals: ZSignalSchemas.optional(),
 });
 
 /**
@@ -124,6 +141,11 @@ export interface ExpectationDefinition<Id extends string = string, Input = unkno
   readonly concurrency?: Concurrency | undefined;
   /** Cluster-wide rate limit of this expectation's starts (SPEC section 16). */
   readonly rateLimit?: RateLimit | undefined;
+  /**
+   * The signals its episodes accept (SPEC section 17), each with the zod schema of its payload:
+   * `client.signal`, REST and the console validate a delivery against it.
+   */
+  readonly signals?: Readonly<Record<string, z.ZodType>> | undefined;
 }
 
 /** What `defineActor` accepts: defaults may be left out. */
@@ -143,6 +165,8 @@ export interface ExpectationInput {
   concurrency?: Concurrency | undefined;
   /** `{ limit, periodMs, key? }`: at most `limit` starts per period across all nodes. */
   rateLimit?: RateLimit | undefined;
+  /** `{ approval: z.object({ ... }) }`: the signals a `waitFor` may wait for, with their payloads. */
+  signals?: Record<string, z.ZodType> | undefined;
 }
 
 /** The typed definition of one declared expectation (distributes over a union). */

@@ -74,12 +74,16 @@ export {
   fail,
   isStrategy,
   next,
+  wait,
+  waitFor,
   type AnyStrategy,
   type EpisodeInfo,
   type StepResult,
   type StepUsage,
   type Strategy,
   type StrategyContext,
+  type WaitRequest,
+  type Wakeup,
 } from "./strategy";
 export {
   TRIGGER_KINDS,

@@ -31,7 +31,29 @@ export type StepResult<TState, TResult = unknown> =
       data?: unknown;
       /** false: final, even with attempts left (the expectation's `retry`). */
       retry?: false;
-    };
+    }
+  | { wait: WaitRequest; state?: TState; usage?: StepUsage; data?: unknown };
+
+/**
+ * What a step waits for (SPEC section 17): a time (`ms` from now or `until` an instant), or a
+ * signal the expectation declares (`timeoutMs` from now; none: wait as long as it takes). Use
+ * the `wait` and `waitFor` helpers below.
+ */
+export type WaitRequest =
+  | { ms: number; until?: undefined; signal?: undefined }
+  | { until: Date | string; ms?: undefined; signal?: undefined }
+  | { signal: string; timeoutMs?: number | undefined; ms?: undefined; until?: undefined };
+
+/**
+ * Why the step runs: set for the first step after a wait (`ctx.wakeup`), undefined otherwise.
+ * `slept`: the time of a `wait` came; `signal`: a `waitFor`'s signal arrived with `payload`
+ * (validated against the expectation's schema when it was sent); `timeout`: a `waitFor`'s
+ * `timeoutMs` passed with no signal.
+ */
+export type Wakeup =
+  | { kind: "slept"; since: Date }
+  | { kind: "signal"; signal: string; payload: unknown; sentBy: string; since: Date }
+  | { kind: "timeout"; signal: string; since: Date };
 
 /** Facts about the episode a strategy runs, read-only. */
 export interface EpisodeInfo {
@@ -48,7 +70,10 @@ export interface EpisodeInfo {
   workflowStep: string | null;
   /** True when this run was handed over by recovery. */
   recovered: boolean;
-  /** Whatever recovery handed over to resume from (e.g. a checkpoint); undefined otherwise. */
+  /**
+   * Whatever recovery handed over to resume from (e.g. a checkpoint); `{ wait: stepNo }` for the
+   * run that resumes after a wait (SPEC 17); undefined otherwise.
+   */
   resume: unknown;
 }
 
@@ -59,6 +84,8 @@ export interface StrategyContext {
    */
   readonly signal: AbortSignal;
   readonly episode: EpisodeInfo;
+  /** Set for the first step after a `wait` / `waitFor`: what woke the episode (SPEC 17). */
+  readonly wakeup: Wakeup | undefined;
   /** 0 during `init`, then 1, 2, ... for each `step`. */
   readonly stepNo: number;
   /** Usage recorded so far (before the current step). */
@@ -175,6 +202,43 @@ export function fail(
     message,
     ...(Object.keys(usage).length > 0 ? { usage } : {}),
     ...(retry === false ? { retry } : {}),
+  };
+}
+
+/**
+ * `{ wait: { ms } | { until }, state }`: the episode checkpoints `state` and goes `waiting`,
+ * holding no slot, claim or lease, until the time comes; then any full node calls
+ * `step(state)` with `ctx.wakeup = { kind: "slept" }` (same attempt). Without `state`, the step
+ * is called again with the state it had. Time spent waiting does not count against `maxWallMs`.
+ */
+export function wait<TState>(
+  options: ({ ms: number } | { until: Date | string }) & { state?: TState; usage?: StepUsage },
+): { wait: WaitRequest; state?: TState; usage?: StepUsage } {
+  const { state, usage } = options;
+  const request: WaitRequest = "ms" in options ? { ms: options.ms } : { until: options.until };
+  return {
+    wait: request,
+    ...(state === undefined ? {} : { state }),
+    ...(usage === undefined ? {} : { usage }),
+  };
+}
+
+/**
+ * `{ wait: { signal, timeoutMs }, state }`: as `wait`, until the signal (declared in the
+ * expectation's `signals`) arrives (`ctx.wakeup.kind === "signal"`, with its payload) or
+ * `timeoutMs` passes (`"timeout"`). A signal sent before the wait is kept and consumed here.
+ */
+export function waitFor<TState>(options: {
+  signal: string;
+  timeoutMs?: number;
+  state?: TState;
+  usage?: StepUsage;
+}): { wait: WaitRequest; state?: TState; usage?: StepUsage } {
+  const { state, usage, signal, timeoutMs } = options;
+  return {
+    wait: { signal, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+    ...(state === undefined ? {} : { state }),
+    ...(usage === undefined ? {} : { usage }),
   };
 }
 

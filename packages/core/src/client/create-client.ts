@@ -41,6 +41,8 @@ import type {
 } from "./client-types";
 import { EpisodeResults, type EpisodeResult, type ResultOptions } from "./episode-results";
 import { validateFire } from "./validate-fire";
+import { sendSignal, type SendSignalResult } from "../waits/index";
+import { findExpectation, type ExpectationDefinition } from "../actors/index";
 
 export type ClientConnection = { connectionString: string } | { pool: pg.Pool };
 
@@ -87,6 +89,18 @@ export interface CycliumClient<D extends Deployment = Deployment> {
    * pending.
    */
   waitReason(episodeId: string): Promise<EpisodeWaitReason | undefined>;
+  /**
+   * Sends a signal to an episode (SPEC section 17): kept until a `waitFor` of that name consumes
+   * it, and a waiting episode resumes at once. With a deployment, name and payload are checked
+   * against the expectation's `signals` (`unknown_signal`, `invalid` naming the field); the same
+   * `idempotencyKey` twice delivers once (`duplicate`).
+   */
+  signal(
+    episodeId: string,
+    name: string,
+    payload: unknown,
+    options?: { idempotencyKey?: string | undefined },
+  ): Promise<SendSignalResult>;
   /** Cancels a pending or running episode wherever it runs (publishes `episode.cancelled`). */
   cancel(
     episodeId: string,
@@ -247,6 +261,23 @@ export function createClient<D extends Deployment = Deployment>(
           actors: deployment?.actors ?? [],
         })
       )[episodeId],
+    signal: (episodeId, name, payload, signalOptions = {}) =>
+      sendSignal(
+        {
+          episodeId,
+          name,
+          payload,
+          idempotencyKey: signalOptions.idempotencyKey,
+          sentBy: by,
+          ...(deployment === undefined
+            ? {}
+            : {
+                expectationOf: (actorId, expectationId) =>
+                  findIn(deployment, actorId, expectationId),
+              }),
+        },
+        pool,
+      ),
 
     cancel: (episodeId, cancelOptions = {}) =>
       cancelEpisode(
@@ -310,6 +341,15 @@ export function createClient<D extends Deployment = Deployment>(
       if (ownsPool) await pool.end();
     },
   };
+}
+
+function findIn(
+  deployment: Deployment,
+  actorId: string,
+  expectationId: string,
+): ExpectationDefinition | undefined {
+  const actor = deployment.actors.find((candidate) => candidate.identifier === actorId);
+  return actor === undefined ? undefined : findExpectation(actor, expectationId);
 }
 
 /** The LISTEN connection's settings: the client's connection string, or its pool's settings. */

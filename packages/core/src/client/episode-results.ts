@@ -196,6 +196,7 @@ function endedResult(episode: Episode): EpisodeResult | undefined {
       return { kind: "cancelled", episodeId, episode };
     case "pending":
     case "running":
+    case "waiting":
       return undefined;
     default:
       return assertNever(episode.status);

@@ -17,4 +17,5 @@ export type {
   TriggerRef,
 } from "./client-types";
 export type { EpisodeResult, ResultOptions } from "./episode-results";
+export type { SendSignalResult } from "../waits/index";
 export { validateFire, type ValidatedFire } from "./validate-fire";

@@ -216,3 +216,13 @@ export { CycliumError, isCycliumError, type CycliumErrorCode } from "../errors/i
 export { silentLogger, Telemetry, type Logger } from "../telemetry/index";
 export { defineTrigger } from "../triggers/index";
 export { defineWorkflow } from "../workflows/index";
+// Durable waits (SPEC section 17): what a waiting episode waits for, and an operator's signal.
+export {
+  deliverSignal,
+  describeSignals,
+  loadEpisodeWait,
+  sendSignal,
+  type DeclaredSignal,
+  type EpisodeWaitView,
+  type SendSignalResult,
+} from "../waits/index";

@@ -2,7 +2,14 @@ import type { EpisodeModel } from "@cyclium/db/models";
 import type { FieldsOf, Narrow, RowOf } from "../db/row-of";
 import type { TraceCarrier } from "../tracing/index";
 /** `cyclium_episodes.status`. */
-export const EPISODE_STATUSES = ["pending", "running", "completed", "failed", "cancelled"] as const;
+export const EPISODE_STATUSES = [
+  "pending",
+  "running",
+  "waiting",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
 export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
 
 /** `cyclium_episodes.trigger_type`. */

@@ -55,7 +55,7 @@ started AS (
            ELSE COALESCE(trace_context, '{}'::jsonb) || jsonb_build_object('run', $4::text)
          END,
          ${GATE.set("$1::uuid")}
-   WHERE id = $1 AND status = 'pending' AND archived_at IS NULL
+   WHERE id = $1 AND status IN ('pending', 'waiting') AND archived_at IS NULL
      AND EXISTS (SELECT 1 FROM fence) AND NOT ${GATE.refused("$1::uuid")}
   RETURNING ${episodeColumns()}
 ),

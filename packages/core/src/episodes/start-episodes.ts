@@ -77,7 +77,7 @@ ${GATE.cte},
 startable AS (
   SELECT i.episode_id, i.claim_key, i.run_traceparent
     FROM input i JOIN cyclium_episodes e ON e.id = i.episode_id
-   WHERE e.id = ANY($3::uuid[]) AND e.status = 'pending' AND e.archived_at IS NULL
+   WHERE e.id = ANY($3::uuid[]) AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
      AND NOT ${GATE.refused("i.episode_id")}
 ),
 held AS (
@@ -105,7 +105,7 @@ started AS (
          ${GATE.set("e.id")}
     FROM startable s JOIN claimed c ON c.dedupe_key = s.claim_key
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM startable))
-     AND e.id = s.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
+     AND e.id = s.episode_id AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 ),
 ${GATE.writes("started")},

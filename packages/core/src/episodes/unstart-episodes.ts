@@ -71,7 +71,12 @@ fence AS (
 ),
 unstarted AS (
   UPDATE cyclium_episodes e
-     SET status = 'pending', started_at = NULL, executed_by = NULL, lease_until = NULL,
+     -- Resumed from a durable wait it has not been woken from yet (SPEC 17): back to waiting,
+     -- so its next start resumes it from the wait's checkpoint instead of running init again.
+     SET status = CASE WHEN EXISTS (SELECT 1 FROM cyclium_episode_waits w
+                                     WHERE w.episode_id = e.id AND w.woken_at IS NULL)
+                       THEN 'waiting' ELSE 'pending' END,
+         started_at = NULL, executed_by = NULL, lease_until = NULL,
          queued_by = NULL, queued_at = NULL, updated_at = now()
     FROM fence f
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))

@@ -16,6 +16,7 @@ export function dispatchSettled(result: QueuedEpisodeResult): DispatchSettled {
     // Its request was completed and a new one written, in the hand-back's or retry's statement.
     case "handed_back":
     case "retry_scheduled":
+    case "waiting":
       return { kind: "request_completed" };
     // Its request went back to pending with the episode, in the unstart's statement.
     case "unstarted":

@@ -31,5 +31,10 @@ export type EpisodeRunResult =
    * its trigger request goes back to pending with the refusal kept.
    */
   | { kind: "limited"; wait: LimitWait }
+  /**
+   * The step returned a wait (SPEC section 17): the episode is `waiting`, its claim and lease
+   * released, its dispatching request completed and the request that resumes it written.
+   */
+  | { kind: "waiting"; episode: Episode }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };

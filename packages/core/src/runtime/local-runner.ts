@@ -29,6 +29,9 @@ import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { retryDelayMs } from "./retry-backoff";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
 import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
+import { writeEpisodePark } from "./write-episode-park";
+import { checkpointVersionOf } from "./checkpoints/resolve-resume";
+import { isWakeResume, loadWakeup } from "../waits/index";
 import type { SlotAnswer } from "./start-ahead";
 import { StartedAheadUnstarts } from "./unstart-started-ahead";
 import { RunningHandBacks } from "./hand-back-running";
@@ -81,8 +84,11 @@ export interface RunEpisodeOptions {
 
 export type { EpisodeRunResult };
 
-/** `limits`: the episode's cluster-wide limit rules (SPEC section 16), empty without any. */
-type TracedRun = RunEpisodeOptions & { trace: EpisodeTrace; limits: LimitRule[] };
+/**
+ * `limits`: the episode's cluster-wide limit rules (SPEC section 16), empty without any.
+ * `wake`: the episode was claimed `waiting` (SPEC 17): it resumes from its wait's checkpoint.
+ */
+type TracedRun = RunEpisodeOptions & { trace: EpisodeTrace; limits: LimitRule[]; wake: boolean };
 
 /** Thrown inside the claim so that runWithClaim marks the claim `failed`, not `done`. */
 class LeftRunning extends Error {
@@ -170,7 +176,9 @@ export class LocalRunner {
     let result: EpisodeRunResult = { kind: "busy" };
     const limits = this.options.registry.limitRulesFor(episode);
     try {
-      result = await this.#run(episode, { ...runOptions, trace, limits });
+      // Handed over `waiting` (claimed before its start), or started from its wake-up request.
+      const wake = episode.status === "waiting" || isWakeResume(runOptions.resume);
+      result = await this.#run(episode, { ...runOptions, trace, limits, wake });
       return result;
     } finally {
       trace.end(result);
@@ -475,7 +483,19 @@ export class LocalRunner {
     const resumeFrom =
       resolved.kind !== "resolved"
         ? undefined
-        : await checkpoints.resumePoint(resolved.strategy, { nodeIdentity, logger });
+        : await checkpoints.resumePoint(resolved.strategy, {
+            nodeIdentity,
+            logger,
+            afterWait: runOptions.wake,
+          });
+    // Resumed from a wait's checkpoint (after the wait, or restarted before the next one).
+    const wakeup =
+      resumeFrom === undefined
+        ? undefined
+        : await loadWakeup(
+            { episodeId: episode.id, checkpointNumber: resumeFrom.checkpointNumber },
+            db,
+          );
     const outcome: StepLoopOutcome =
       resolved.kind !== "resolved"
         ? { kind: "failed", errorClass: resolved.errorClass, message: resolved.message }
@@ -499,6 +519,7 @@ export class LocalRunner {
                 }),
               ),
             resumeFrom,
+            wakeup,
             recovered: runOptions.recovered ?? false,
             resume: runOptions.resume,
             trace: runOptions.trace.context,
@@ -533,6 +554,22 @@ export class LocalRunner {
       }
       case "fenced":
         return { kind: "left_running", reason: "fenced" };
+      case "waiting":
+        this.#strategyReturned(runOptions, meta);
+        return writeEpisodePark({
+          episode,
+          schemaVersion: resolved.kind === "resolved" ? checkpointVersionOf(resolved.strategy) : 1,
+          outcome,
+          claimed,
+          triggerRequestId: runOptions.triggerRequestId,
+          db,
+          nodeIdentity,
+          logger,
+          retry: this.#retry("park", episode, {
+            mayRetry: () => claimed.fence === null || lease.held(),
+            signal: this.options.hardStop,
+          }),
+        });
       case "completed":
       case "failed": {
         this.#strategyReturned(runOptions, meta);
@@ -591,6 +628,7 @@ function ranHere(result: EpisodeRunResult): boolean {
     case "unstarted":
     case "handed_back":
     case "retry_scheduled":
+    case "waiting":
     case "error":
       return true;
     default:

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { AnyStrategy, Budget, EpisodeInfo, StrategyContext } from "../actors/index";
+import type { AnyStrategy, Budget, EpisodeInfo, StrategyContext, Wakeup } from "../actors/index";
 import type { ClaimFence } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import { appendStep, type Episode, type JournalStep } from "../episodes/index";
@@ -20,7 +20,7 @@ import type { ResumePoint } from "./checkpoints/index";
 import { clearFindingFenced, raiseFindingFenced } from "./fenced-findings";
 import { outputKeyOf, writeOutput } from "../outputs/index";
 import { guardedCall } from "./guarded-call";
-import { checkStepResult } from "./step-result";
+import { checkStepResult, type CheckedWait } from "./step-result";
 import { assertNever } from "../errors/index";
 import { retryTransient } from "./write-retry";
 
@@ -41,6 +41,8 @@ export interface RunStepLoopOptions {
   checkpoint?: (phase: string, state: unknown, stepNo: number) => Promise<boolean>;
   /** A restarted episode's newest checkpoint: `init` is skipped, steps go on after it. */
   resumeFrom?: ResumePoint | undefined;
+  /** Resumed after a wait (SPEC 17): what woke it, for the first step, and the wall time used before. */
+  wakeup?: { wakeup: Wakeup; wallUsedMs: number } | undefined;
   /** Where `finding.raised` / `finding.cleared` go (issue 20); absent: not announced. */
   announce?: AnnounceOptions | undefined;
   recovered: boolean;
@@ -80,7 +82,18 @@ export type StepLoopOutcome =
   /** A journal write was rejected: another node owns the episode now. */
   | { kind: "fenced" }
   /** The node is draining; the episode stays `running` with the steps journaled so far. */
-  | { kind: "interrupted"; stepsDone: number };
+  | { kind: "interrupted"; stepsDone: number }
+  /**
+   * The step returned a wait (SPEC 17): the caller checkpoints `state` as of `finalStep`, parks
+   * the episode `waiting` and frees its slot; `wallUsedMs` is carried over to the resumed run.
+   */
+  | {
+      kind: "waiting";
+      wait: CheckedWait;
+      state: unknown;
+      wallUsedMs: number;
+      finalStep: PendingStep;
+    };
 
 const BUDGET = RUNTIME_ERROR_CLASSES.budgetExceeded;
 
@@ -91,8 +104,10 @@ const BUDGET = RUNTIME_ERROR_CLASSES.budgetExceeded;
  */
 export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoopOutcome> {
   const { episode, strategy, budget, logger } = options;
-  const startedAt = performance.now();
+  // Time spent waiting does not count: a resumed run goes on from the wall time used before.
+  const startedAt = performance.now() - (options.wakeup?.wallUsedMs ?? 0);
   const elapsed = (): number => performance.now() - startedAt;
+  const firstStep = (options.resumeFrom?.checkpointNumber ?? 0) + 1;
   // ctx.signal also fires when the wall budget runs out, so a strategy's own awaits stop too.
   // Made when a strategy first reads it: most never do, and AbortSignal.any per episode showed
   // in the drain bench's worker profile.
@@ -114,6 +129,7 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
       return strategySignal();
     },
     episode: info,
+    wakeup: stepNo === firstStep ? options.wakeup?.wakeup : undefined,
     stepNo,
     usage: { ...usage },
     db: options.db,
@@ -167,7 +183,7 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     state = resumeFrom.state;
   }
 
-  for (let stepNo = (resumeFrom?.checkpointNumber ?? 0) + 1; ; stepNo += 1) {
+  for (let stepNo = firstStep; ; stepNo += 1) {
     if (options.signal.aborted) return { kind: "aborted", reason: options.signal.reason };
     if (options.isDraining()) return { kind: "interrupted", stepsDone: stepNo - 1 };
     const exhausted = exhaustedBudget(budget, { ...usage, elapsedMs: elapsed() });
@@ -214,6 +230,7 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
 
     let journal: { outcome: string; data: unknown; turns: number; tokens: number };
     let ending: StepLoopOutcome | undefined;
+    let waiting: { wait: CheckedWait; state: unknown } | undefined;
     if (outcome.kind === "wall_exceeded") {
       ending = wallExceeded(`step ${stepNo}`);
       journal = { outcome: BUDGET, data: null, turns: 0, tokens: 0 };
@@ -249,6 +266,12 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
           journal = { outcome: checked.kind, data: checked.data ?? null, ...usageOf(checked) };
           break;
         }
+        case "wait": {
+          const next = checked.hasState ? checked.state : state;
+          waiting = { wait: checked.wait, state: next };
+          journal = { outcome: checked.kind, data: checked.data ?? null, ...usageOf(checked) };
+          break;
+        }
         default:
           assertNever(checked, "step result");
       }
@@ -257,8 +280,13 @@ export async function runStepLoop(options: RunStepLoopOptions): Promise<StepLoop
     span.setAttribute(SPAN_ATTRIBUTES.stepOutcome, journal.outcome);
     span.end();
     if (ending !== undefined) {
+      const finalStep = { stepNo, durationMs, ...journal };
       if (ending.kind !== "completed" && ending.kind !== "failed") return ending;
-      return { ...ending, finalStep: { stepNo, durationMs, ...journal } };
+      return { ...ending, finalStep };
+    }
+    if (waiting !== undefined) {
+      const finalStep = { stepNo, durationMs, ...journal };
+      return { kind: "waiting", ...waiting, wallUsedMs: elapsed(), finalStep };
     }
     const written = await journalStep(options, { stepNo, durationMs, ...journal });
     if (written === "aborted") return { kind: "aborted", reason: options.signal.reason };

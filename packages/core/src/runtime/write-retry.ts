@@ -3,7 +3,7 @@ import { classifyDatabaseError } from "../db/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 
 /** The runner's writes that are resent after a transient database error. */
-export type RetriedWrite = "create" | "start" | "step" | "checkpoint" | "end";
+export type RetriedWrite = "create" | "start" | "step" | "checkpoint" | "end" | "park";
 
 export interface WriteRetryOptions {
   write: RetriedWrite;

@@ -54,7 +54,7 @@ export async function expireTriggerRequests(
           SET status = 'failed', error_class = 'expired', error_message = ${message},
               finished_at = now(), updated_at = now()
          FROM expired x
-        WHERE e.id = x.episode_id AND e.status = 'pending'
+        WHERE e.id = x.episode_id AND e.status IN ('pending', 'waiting')
        RETURNING ${episodeColumns("e")}
      )
      SELECT (SELECT count(*) FROM expired)::text AS expired_count, failed.*

@@ -29,7 +29,7 @@ export async function releaseOrphanedTriggerRequests(
       WHERE r.status = 'claimed'
         AND r.claimed_at < now() - make_interval(secs => $2 / 1000.0)
         AND EXISTS (SELECT 1 FROM cyclium_episodes e
-                     WHERE e.id = r.episode_id AND e.status = 'pending')
+                     WHERE e.id = r.episode_id AND e.status IN ('pending', 'waiting'))
         AND NOT EXISTS (SELECT 1 FROM cyclium_nodes n
                          WHERE n.identity = r.claimed_by AND n.status = 'running'
                            AND n.started_at <= r.claimed_at

@@ -64,7 +64,7 @@ export async function releaseStrandedTriggerRequests(
         AND NOT (r.id = ANY($2::bigint[]))
         AND r.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
         AND EXISTS (SELECT 1 FROM cyclium_episodes e
-                     WHERE e.id = r.episode_id AND e.status = 'pending')`,
+                     WHERE e.id = r.episode_id AND e.status IN ('pending', 'waiting'))`,
     [options.node, options.held, options.minClaimAgeMs],
   );
   return rowCount ?? 0;

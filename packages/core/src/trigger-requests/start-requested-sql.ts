@@ -25,7 +25,7 @@ export function startStatementSql(head: string, gate?: ReturnType<typeof limitGa
               ${gate === undefined ? "started_at = now()" : gate.set("e.id")}
          FROM free f
         WHERE e.id = ANY(ARRAY(SELECT episode_id FROM free)) AND e.id = f.episode_id
-          AND e.status = 'pending' AND e.archived_at IS NULL
+          AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
        RETURNING ${episodeColumns("e")}
      ),
      completed AS (

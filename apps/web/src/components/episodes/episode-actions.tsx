@@ -14,7 +14,8 @@ export function EpisodeActions({ episode }: { episode: TEpisodeDetail }) {
   const retry = useMutation(trpc.episodes.retry.mutationOptions({ onSuccess: refresh }));
   const cancel = useMutation(trpc.episodes.cancel.mutationOptions({ onSuccess: refresh }));
   const archive = useMutation(trpc.episodes.archive.mutationOptions({ onSuccess: refresh }));
-  const open = episode.status === "pending" || episode.status === "running";
+  const open =
+    episode.status === "pending" || episode.status === "running" || episode.status === "waiting";
   const retryable = episode.status === "failed" || episode.status === "cancelled";
   const failure = retry.error ?? cancel.error ?? archive.error;
   if (episode.archivedAt !== null) {

@@ -26,6 +26,7 @@ import { FailureStory } from "./failure-story";
 import { RetryWithInput } from "./retry-with-input";
 import { StepTimeline } from "./step-timeline";
 import { WaitCallout } from "./wait-reason";
+import { WaitPanel } from "./wait-panel";
 
 const ACTIVE_REFRESH_MS = 1_000;
 /**
@@ -111,7 +112,9 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
     ...trpc.episodes.detail.queryOptions({ id }),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
-      return status === "pending" || status === "running" ? activeMs : settledMs;
+      return status === "pending" || status === "running" || status === "waiting"
+        ? activeMs
+        : settledMs;
     },
   });
   const back = (
@@ -165,6 +168,9 @@ export function EpisodeDetail({ id, canOperate }: { id: string; canOperate: bool
       </div>
       {detail.isError ? <StaleCallout error={detail.error} /> : null}
       {episode.status === "pending" ? <WaitCallout episodeId={episode.id} /> : null}
+      {episode.status === "waiting" ? (
+        <WaitPanel episodeId={episode.id} canOperate={canOperate} refreshMs={ACTIVE_STREAMING_MS} />
+      ) : null}
       <EpisodeErrorCallout errorClass={episode.errorClass} errorMessage={episode.errorMessage} />
       {canOperate && retryable && episode.archivedAt === null ? (
         <RetryWithInput key={episode.attempt} episode={episode} />

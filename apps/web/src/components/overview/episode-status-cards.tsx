@@ -7,6 +7,7 @@ type TStatus = Exclude<keyof TEpisodeStatusCounts, "total" | "capped">;
 const STATUS_CARDS: readonly { status: TStatus; label: string; hint: string }[] = [
   { status: "pending", label: "Pending", hint: "Waiting for a slot or a worker" },
   { status: "running", label: "Running", hint: "Executing on a node now" },
+  { status: "waiting", label: "Waiting", hint: "Asleep or waiting for a signal, no slot held" },
   { status: "completed", label: "Completed", hint: "Finished successfully" },
   { status: "failed", label: "Failed", hint: "Ended with an error" },
   { status: "cancelled", label: "Cancelled", hint: "Stopped by an operator or shed" },

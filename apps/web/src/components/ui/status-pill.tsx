@@ -15,6 +15,7 @@ const TONES: Record<string, "ok" | "warn" | "danger" | "info" | "muted" | "brand
   lapsed: "warn",
   refused: "warn",
   running: "info",
+  waiting: "brand",
   claimed: "info",
   failed: "danger",
   error: "danger",

@@ -53,7 +53,7 @@ describe("parseEpisodeSearch", () => {
     expect(message("stauts:failed")).toMatch(/Unknown qualifier stauts:.*status:/);
     expect(message("manual:alpha:check")).toMatch(/in quotes/);
     expect(message("status:broken")).toBe(
-      "status:broken is not valid (one of pending, running, completed, failed, cancelled).",
+      "status:broken is not valid (one of pending, running, waiting, completed, failed, cancelled).",
     );
     expect(message("status:failed status:cancelled")).toBe("status: is given twice.");
     expect(message("id:xyz")).toMatch(/id:xyz is not valid/);

@@ -13,6 +13,8 @@ export interface TEpisodeSearch {
   triggerType?: (typeof TRIGGER_TYPES)[number];
   stack?: string;
   dedupeKey?: string;
+  /** `signal:<name>`: waiting for that signal now (durable waits). */
+  signal?: string;
   /** Hex digits of the id's start, dashes left out, lower case. */
   idPrefix?: string;
   /** `env:` given: the env to look in (`default`: the unset env, null). */
@@ -45,6 +47,7 @@ const QUALIFIERS = {
   trigger: { field: "triggerType", schema: z.enum(TRIGGER_TYPES) },
   stack: { field: "stack", schema: ZName },
   key: { field: "dedupeKey", schema: z.string().min(1).max(512) },
+  signal: { field: "signal", schema: ZName },
   id: { field: "idPrefix", schema: ZIdPrefix },
   env: { field: "env", schema: ZName.transform((env) => (env === "default" ? null : env)) },
 } as const;

@@ -28,3 +28,25 @@ export const ZEpisodeWaitAnswer = z.object({
   status: z.string(),
   wait_reason: ZWaitReason.nullable().describe("Null unless the episode is pending."),
 });
+
+/** `.../episodes/{id}/signals/{name}`: the episode and the signal its expectation declares. */
+export const ZEpisodeSignalParams = ZEpisodeParams.extend({
+  name: z.string().min(1).max(255),
+});
+export type TEpisodeSignalParams = z.infer<typeof ZEpisodeSignalParams>;
+
+/**
+ * `POST .../signals/{name}` body: the payload, validated against the signal's schema, and an
+ * optional idempotency key (a second delivery with the same key changes nothing).
+ */
+export const ZSignalBody = z.strictObject({
+  payload: z.unknown().optional(),
+  idempotencyKey: z.string().trim().min(1).max(255).optional(),
+});
+
+/** The answer: kept (and `woke`: it resumes now), or a duplicate of an earlier delivery. */
+export const ZSignalAnswer = z.strictObject({
+  kind: z.enum(["delivered", "duplicate"]),
+  signal_id: z.string(),
+  woke: z.boolean(),
+});

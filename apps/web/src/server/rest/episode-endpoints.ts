@@ -1,14 +1,25 @@
-// REST v1 episode endpoints (SPEC section 16, "visible everywhere"): why a pending episode waits,
-// the same EpisodeWaitReason the console's page and `client.waitReason(id)` give. `{t}` is the env
-// the episode belongs to: an episode of another tenant is a 404, as one that does not exist.
-import type { ActorDefinition } from "@cyclium/core/console";
+// REST v1 episode endpoints. `{t}` is the env the episode belongs to: an episode of another tenant
+// is a 404, as one that does not exist.
+// - GET .../wait-reason (SPEC section 16, "visible everywhere"): why a pending episode waits, the
+//   same EpisodeWaitReason the console's page and `client.waitReason(id)` give.
+// - POST .../signals/{name} (SPEC section 17): an operator's signal to a waiting episode; the
+//   console's one signal command validates the payload and audits it.
 import {
+  type ActorDefinition,
   CycliumError,
   envOfTenant,
   explainPendingEpisodes,
   loadEpisode,
 } from "@cyclium/core/console";
-import { ZEpisodeParams } from "./episode-endpoints.schema";
+import type { z } from "zod";
+import { signalEpisode } from "../commands/episodes/signal-episode";
+import {
+  ZEpisodeParams,
+  ZEpisodeSignalParams,
+  ZSignalBody,
+  type ZSignalAnswer,
+} from "./episode-endpoints.schema";
+import { readJsonBody } from "./read-json-body";
 import { restEndpoint, type TRestDeps, type TRouteHandler } from "./rest-endpoint";
 
 export interface TEpisodeDeps extends TRestDeps {
@@ -16,7 +27,10 @@ export interface TEpisodeDeps extends TRestDeps {
   getActors: () => readonly ActorDefinition[];
 }
 
-export function createEpisodeEndpoints(deps: TEpisodeDeps): { waitReason: TRouteHandler } {
+export function createEpisodeEndpoints(deps: TEpisodeDeps): {
+  waitReason: TRouteHandler;
+  signal: TRouteHandler;
+} {
   return {
     waitReason: restEndpoint(
       {
@@ -45,6 +59,30 @@ export function createEpisodeEndpoints(deps: TEpisodeDeps): { waitReason: TRoute
             status,
             wait_reason: reasons[params.id] ?? null,
           };
+        },
+      },
+      deps,
+    ),
+    signal: restEndpoint(
+      {
+        method: "POST",
+        role: "operator",
+        action: "episodes.signal",
+        params: ZEpisodeSignalParams,
+        handle: async (call): Promise<z.output<typeof ZSignalAnswer>> => {
+          const body = await readJsonBody(call.request, ZSignalBody);
+          const answer = await signalEpisode(
+            { db: call.db, principal: call.principal, request: { ip: call.info.ip } },
+            {
+              episodeId: call.params.id,
+              name: call.params.name,
+              payload: body.payload,
+              idempotencyKey: body.idempotencyKey,
+              env: envOfTenant(call.params.t),
+              via: "rest",
+            },
+          );
+          return { kind: answer.kind, signal_id: answer.signalId, woke: answer.woke };
         },
       },
       deps,

@@ -23,7 +23,7 @@ export type BulkEpisodeCommandKind = BulkEpisodeCommand["kind"];
  */
 export const BULK_ELIGIBLE_STATUSES: Record<BulkEpisodeCommandKind, readonly EpisodeStatus[]> = {
   retry: ["failed", "cancelled"],
-  cancel: ["pending", "running"],
+  cancel: ["pending", "running", "waiting"],
   archive: ["completed", "failed", "cancelled"],
 };
 

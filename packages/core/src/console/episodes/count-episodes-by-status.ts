@@ -49,6 +49,7 @@ export async function countEpisodesByStatus(options: {
   const counts: EpisodeStatusCounts = {
     pending: 0,
     running: 0,
+    waiting: 0,
     completed: 0,
     failed: 0,
     cancelled: 0,

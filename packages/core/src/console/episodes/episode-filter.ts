@@ -32,6 +32,8 @@ export interface EpisodeListFilters {
   idPrefix?: string | undefined;
   /** Every match must hold. */
   input?: readonly EpisodeInputMatch[] | undefined;
+  /** Waiting for this signal now (SPEC 17): a `waitFor` of that name not yet woken. */
+  signal?: string | undefined;
 }
 
 const HEX_PREFIX = /^[0-9a-f]{1,32}$/;
@@ -88,6 +90,13 @@ export function episodeFilterSql(filters: EpisodeListFilters, params: SqlParams)
   }
   // Rides the (source_env, status, inserted_at, id) index: failed rows, their attempt read per row.
   if (filters.exhausted === true) where.push("status = 'failed' AND attempt > 1");
+  if (filters.signal !== undefined) {
+    // The few episodes that wait for it, by cyclium_episode_waits_signal_idx.
+    where.push(
+      `status = 'waiting' AND id IN (SELECT w.episode_id FROM cyclium_episode_waits w
+        WHERE w.signal = ${params.add(filters.signal)} AND w.woken_at IS NULL)`,
+    );
+  }
   where.push(filters.archived === true ? "archived_at IS NOT NULL" : "archived_at IS NULL");
   return where.join(" AND ");
 }

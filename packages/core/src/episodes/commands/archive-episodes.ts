@@ -24,7 +24,7 @@ WITH locked AS (
          updated_at = now()
     FROM locked
    WHERE e.id = locked.id AND locked.archived_at IS NULL
-     AND locked.status NOT IN ('pending', 'running')
+     AND locked.status NOT IN ('pending', 'running', 'waiting')
   RETURNING ${episodeColumns("e")}
 ), claim AS (
   UPDATE cyclium_work_claims c

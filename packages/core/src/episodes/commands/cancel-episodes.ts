@@ -38,7 +38,7 @@ WITH locked AS (
          finished_at = now(), queued_by = NULL, queued_at = NULL, lease_until = NULL,
          updated_at = now()
     FROM locked
-   WHERE e.id = locked.id AND locked.status IN ('pending', 'running')
+   WHERE e.id = locked.id AND locked.status IN ('pending', 'running', 'waiting')
   RETURNING ${episodeColumns("e")}
 ), claim AS (
   UPDATE cyclium_work_claims c

@@ -54,7 +54,7 @@ started AS (
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM keyed
                            WHERE claim_state IS DISTINCT FROM 'claimed'
                              AND NOT ${GATE.refused("keyed.episode_id")}))
-     AND e.id = k.episode_id AND e.status = 'pending' AND e.archived_at IS NULL
+     AND e.id = k.episode_id AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
   RETURNING ${episodeColumns("e")}
 ),
 ${GATE.writes("started")},

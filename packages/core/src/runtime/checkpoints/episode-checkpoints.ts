@@ -27,8 +27,10 @@ export class EpisodeCheckpoints {
 
   async resumePoint(
     strategy: AnyStrategy,
-    options: { nodeIdentity: string; logger: Logger },
+    options: { nodeIdentity: string; logger: Logger; afterWait?: boolean },
   ): Promise<ResumePoint | undefined> {
+    // A parked episode saved the checkpoint it resumes from, at any attempt.
+    if (options.afterWait === true) this.#mayExist = true;
     if (!this.#mayExist) return undefined;
     const point = await resolveResume(
       {
@@ -38,6 +40,7 @@ export class EpisodeCheckpoints {
         nodeIdentity: options.nodeIdentity,
         attempt: this.episode.attempt,
         logger: options.logger,
+        ...(options.afterWait === true ? { afterWait: true } : {}),
       },
       this.db,
     );

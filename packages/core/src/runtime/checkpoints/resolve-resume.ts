@@ -19,6 +19,8 @@ export interface ResolveResumeOptions {
   nodeIdentity: string;
   attempt: number;
   logger: Logger;
+  /** After a wait (SPEC 17) the resume is the plan, not a recovery: not written to its history. */
+  afterWait?: boolean;
 }
 
 /** The version a strategy writes; 1 when it declares none (the column's default). */
@@ -68,8 +70,17 @@ export async function resolveResume(
     reason === undefined
       ? { ...base, outcome: "resumed_from_checkpoint", migrated_to: wanted }
       : { ...base, outcome: "checkpoint_discarded", reason };
-  await appendRecoveryHistory(options.episodeId, options.fence, entry, db);
-  options.logger.info({ episode_id: options.episodeId, ...entry }, "restarted episode resume");
+  if (options.afterWait !== true || reason !== undefined) {
+    await appendRecoveryHistory(options.episodeId, options.fence, entry, db);
+  }
+  if (options.afterWait === true && reason === undefined) {
+    options.logger.debug(
+      { episode_id: options.episodeId, ...entry },
+      "episode resumed after a wait",
+    );
+  } else {
+    options.logger.info({ episode_id: options.episodeId, ...entry }, "restarted episode resume");
+  }
   if (reason !== undefined) return undefined;
   return { checkpointNumber: checkpoint.number, phase: checkpoint.phase, state };
 }

@@ -2,8 +2,14 @@
 // Bearer scheme, each described once and referenced by every operation.
 import { ZActorAnswer, ZActorListAnswer, ZActorView } from "../actor-answers.schema";
 import { ZActorBody, ZActorParams, ZActorPatchBody } from "../actor-endpoints.schema";
-import { ZEpisodeParams, ZEpisodeWaitAnswer } from "../episode-endpoints.schema";
 import { ZRestError } from "../rest-response";
+import {
+  ZEpisodeParams,
+  ZEpisodeSignalParams,
+  ZEpisodeWaitAnswer,
+  ZSignalAnswer,
+  ZSignalBody,
+} from "../episode-endpoints.schema";
 import {
   ZExecutionItem,
   ZFireTriggerAnswer,
@@ -43,6 +49,7 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
           { id: "ActorDefinitionInput", schema: ZActorBody },
           { id: "ActorDefinitionChanges", schema: ZActorPatchBody },
           { id: "FireTriggerBody", schema: ZFireTriggerBody },
+          { id: "SignalBody", schema: ZSignalBody },
         ],
         "input",
       ),
@@ -60,6 +67,7 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
           { id: "TriggerPauseState", schema: ZPauseTriggerAnswer },
           { id: "TriggerInterface", schema: ZTriggerInterfaceAnswer },
           { id: "EpisodeWait", schema: ZEpisodeWaitAnswer },
+          { id: "SignalAnswer", schema: ZSignalAnswer },
           { id: "RestError", schema: ZRestError },
         ],
         "output",
@@ -78,6 +86,11 @@ export function openApiComponents(): Record<string, Record<string, TJsonSchema>>
         "A trigger's name, or its primary workflow's.",
       ),
       EpisodeId: pathParameter("id", ZEpisodeParams.shape.id, "The episode's id."),
+      SignalName: pathParameter(
+        "name",
+        ZEpisodeSignalParams.shape.name,
+        "A signal the episode's expectation declares (`signals: { name: schema }`).",
+      ),
       Limit: queryParameter("limit", ZListTriggersQuery.shape.limit, "Page size."),
       Offset: queryParameter("offset", ZListTriggersQuery.shape.offset, "Items to skip."),
       Firings: queryParameter(

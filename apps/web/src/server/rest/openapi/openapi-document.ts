@@ -20,7 +20,7 @@ export function prefixedOperationId(idPrefix: string, operationId: string): stri
 
 export const OPENAPI_DOCUMENT_PATH = "/api/v1/openapi.json";
 
-const DESCRIPTION = `The console's REST API: dynamic actors and triggers, per tenant.
+const DESCRIPTION = `The console's REST API: dynamic actors, triggers and episode signals, per tenant.
 
 **Authentication.** \`Authorization: Bearer <API token>\`. A token has a role (viewer < operator < admin; each operation says the least it needs) and may be limited to some tenants: one addressing another tenant gets \`403 tenant_access_denied\` before its role is looked at.
 
@@ -76,7 +76,11 @@ export function buildOpenApiDocument(): TJsonSchema {
     tags: [
       { name: "actors", description: "Dynamic actors: actors defined in the database." },
       { name: "triggers", description: "Cron, interval and poll triggers (Cloacina's API)." },
-      { name: "episodes", description: "Episodes: why one waits (SPEC section 16)." },
+      {
+        name: "episodes",
+        description:
+          "Episodes: why one waits (SPEC section 16), signals to waiting ones (section 17).",
+      },
       { name: "document", description: "This description of the API." },
     ],
     paths,

@@ -229,7 +229,7 @@ describe.each(REST_PREFIXES)("every operation under $prefix", ({ prefix, operati
     expect((await call(id("resumeTrigger"), { params: missing })).status).toBe(404);
   });
 
-  it("episodes", async () => {
+  it("episodes: why one waits", async () => {
     const { rows } = await fixture.database.pool.query<{ id: string }>(
       `INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type)
        VALUES ('resource_monitor', 'check_resource_limits', 'pending', 'manual')
@@ -240,6 +240,30 @@ describe.each(REST_PREFIXES)("every operation under $prefix", ({ prefix, operati
     expect(answer.body).toMatchObject({ status: "pending", wait_reason: { code: "waiting" } });
     const none = { t, id: "00000000-0000-4000-8000-000000000000" };
     expect((await call(id("episodeWaitReason"), { params: none })).status).toBe(404);
+  });
+
+  it("episodes: a signal", async () => {
+    const { rows } = await fixture.database.pool.query<{ id: string }>(
+      `INSERT INTO cyclium_episodes (actor_id, expectation_id, status, trigger_type)
+       VALUES ('approver', 'run', 'pending', 'manual') RETURNING id`,
+    );
+    const episode = { t, id: rows[0]!.id, name: "approval" };
+    const signal = (body: unknown, token: "operator" | "viewer" = "operator") =>
+      call(id("signalEpisode"), { params: episode, body, token });
+    expect((await signal({ payload: { approved: true }, idempotencyKey: "k" })).body).toMatchObject(
+      { kind: "delivered", woke: false },
+    );
+    expect((await signal({ payload: { approved: true }, idempotencyKey: "k" })).body).toMatchObject(
+      { kind: "duplicate" },
+    );
+    expect((await signal({ payload: { approved: "yes" } })).status).toBe(400);
+    expect((await signal({ payload: { approved: true } }, "viewer")).status).toBe(403);
+    const missing = { ...episode, id: crypto.randomUUID() };
+    const notFound = await call(id("signalEpisode"), {
+      params: missing,
+      body: { payload: { approved: true } },
+    });
+    expect(notFound.status).toBe(404);
   });
 });
 

@@ -56,6 +56,21 @@ export const REST_OPERATIONS: readonly TRestOperation[] = [
     errors: [...ALWAYS, 404],
   },
   {
+    operationId: "signalEpisode",
+    method: "post",
+    path: "/tenants/{t}/episodes/{id}/signals/{name}",
+    tag: "episodes",
+    summary: "Send a signal to an episode",
+    description:
+      "Delivers signal `{name}` to episode `{id}` of env `{t}` (SPEC section 17): a `waitFor` of that name resumes with `payload`, validated first against the schema the episode's expectation declares (a bad payload is a 400 naming the field, an undeclared name a 400 naming `name`). A signal sent before the wait is kept until a wait consumes it; the same `idempotencyKey` twice delivers once (`kind: duplicate`). An ended episode is a 409. Audited with who sent it and the payload.",
+    role: "operator",
+    parameters: ["Tenant", "EpisodeId", "SignalName"],
+    body: "SignalBody",
+    bodyOptional: true,
+    ok: { status: 200, schema: "SignalAnswer", description: "Delivered, or a duplicate." },
+    errors: [...ALWAYS, 404, 409, 503],
+  },
+  {
     operationId: "listActors",
     method: "get",
     path: "/tenants/{t}/actors",

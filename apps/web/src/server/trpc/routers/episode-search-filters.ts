@@ -53,6 +53,7 @@ export function episodeFiltersFrom(
     archived: input.archived,
     exhausted: input.exhausted,
     dedupeKey: search.dedupeKey,
+    signal: search.signal,
     idPrefix: search.idPrefix,
     input: search.input.length === 0 ? undefined : search.input,
   };

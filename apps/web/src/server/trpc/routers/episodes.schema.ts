@@ -28,6 +28,14 @@ export type TEpisodeListInput = z.infer<typeof ZEpisodeListInput>;
 export const ZEpisodeFacetsInput = z.object({ env: ZEnvInput });
 
 export const ZEpisodeIdInput = z.object({ id: ZUuid });
+
+/** An operator's signal to an episode (durable waits): its name and payload as the form built it. */
+export const ZEpisodeSignalInput = z.object({
+  id: ZUuid,
+  name: z.string().min(1).max(255),
+  payload: z.unknown(),
+  idempotencyKey: z.string().trim().min(1).max(255).optional(),
+});
 export type TEpisodeIdInput = z.infer<typeof ZEpisodeIdInput>;
 
 /** A page of episode ids whose wait reasons the list shows (its pending rows). */

@@ -14,6 +14,8 @@ import {
   retryEpisode,
 } from "../../commands/episodes/episode-commands";
 import { findConsoleRuntime } from "../../runtime/console-runtime";
+import { signalEpisode } from "../../commands/episodes/signal-episode";
+import { loadEpisodeWait } from "@cyclium/core/console";
 import { createTrpcRouter, operatorProcedure, viewerProcedure } from "../init";
 import { toWire } from "../to-wire";
 import { episodeSearchProcedures } from "./episodes-bulk";
@@ -23,6 +25,7 @@ import {
   ZEpisodeIdInput,
   ZEpisodeIdsInput,
   ZEpisodeListInput,
+  ZEpisodeSignalInput,
 } from "./episodes.schema";
 import { resolveEnv } from "./shared.schema";
 
@@ -85,6 +88,33 @@ export const episodesRouter = createTrpcRouter({
     .query(async ({ ctx, input }) =>
       toWire(await listEpisodeOutputs({ episodeId: input.id }, ctx.db)),
     ),
+
+  /**
+   * What the episode waits for (SPEC 17) and the signals its expectation accepts, each with its
+   * payload's JSON Schema: the episode page's wait panel and its signal forms.
+   */
+  wait: viewerProcedure.input(ZEpisodeIdInput).query(async ({ ctx, input }) => {
+    const registry = findConsoleRuntime()?.registry;
+    const view = await loadEpisodeWait(
+      {
+        episodeId: input.id,
+        expectationOf: (actorId, expectationId) => registry?.expectation(actorId, expectationId),
+      },
+      ctx.db,
+    );
+    return toWire(view ?? { wait: null, signals: [] });
+  }),
+
+  /** An operator's signal (SPEC 17), audited with who sent it and the payload. */
+  signal: operatorProcedure.input(ZEpisodeSignalInput).mutation(({ ctx, input }) =>
+    signalEpisode(ctx, {
+      episodeId: input.id,
+      name: input.name,
+      payload: input.payload,
+      idempotencyKey: input.idempotencyKey,
+      via: "console",
+    }),
+  ),
 
   retry: operatorProcedure.input(ZEpisodeIdInput).mutation(({ ctx, input }) =>
     audited(ctx, { action: "episodes.retry", target: input.id }, (tx) =>

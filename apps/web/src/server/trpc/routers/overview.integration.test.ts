@@ -49,6 +49,7 @@ describe("overview.stats", () => {
     expect(stats.episodes).toEqual({
       pending: 0,
       running: 0,
+      waiting: 0,
       completed: 2,
       failed: 1,
       cancelled: 0,

@@ -17,11 +17,12 @@ const count = z.number().int().nonnegative();
 export const ZEpisodeStatusCounts = z.object({
   pending: count,
   running: count,
+  waiting: count,
   completed: count,
   failed: count,
   cancelled: count,
   total: count,
-  capped: z.array(z.enum(["pending", "running", "completed", "failed", "cancelled"])),
+  capped: z.array(z.enum(["pending", "running", "waiting", "completed", "failed", "cancelled"])),
 });
 
 export const ZLiveNode = z.object({

@@ -42,6 +42,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenants/{t}/episodes/{id}/signals/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signal to an episode
+         * @description Delivers signal `{name}` to episode `{id}` of env `{t}` (SPEC section 17): a `waitFor` of that name resumes with `payload`, validated first against the schema the episode's expectation declares (a bad payload is a 400 naming the field, an undeclared name a 400 naming `name`). A signal sent before the wait is kept until a wait consumes it; the same `idempotencyKey` twice delivers once (`kind: duplicate`). An ended episode is a 409. Audited with who sent it and the payload.
+         *
+         *     Needs the **operator** role.
+         */
+        post: operations["signalEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenants/{t}/actors": {
         parameters: {
             query?: never;
@@ -296,6 +318,28 @@ export interface paths {
         get: operations["cloacinaEpisodeWaitReason"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{t}/episodes/{id}/signals/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signal to an episode
+         * @description Delivers signal `{name}` to episode `{id}` of env `{t}` (SPEC section 17): a `waitFor` of that name resumes with `payload`, validated first against the schema the episode's expectation declares (a bad payload is a 400 naming the field, an undeclared name a 400 naming `name`). A signal sent before the wait is kept until a wait consumes it; the same `idempotencyKey` twice delivers once (`kind: duplicate`). An ended episode is a 409. Audited with who sent it and the payload.
+         *
+         *     Needs the **operator** role.
+         */
+        post: operations["cloacinaSignalEpisode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -710,6 +754,10 @@ export interface components {
             delayMs?: number;
             priority?: number;
         };
+        SignalBody: {
+            payload?: unknown;
+            idempotencyKey?: string;
+        };
         Actor: {
             id: string;
             identifier: string;
@@ -871,6 +919,12 @@ export interface components {
                 } | null;
             } | null;
         };
+        SignalAnswer: {
+            /** @enum {string} */
+            kind: "delivered" | "duplicate";
+            signal_id: string;
+            woke: boolean;
+        };
         RestError: {
             /** @description A sentence for a human; never a stack or SQL. */
             error: string;
@@ -970,6 +1024,8 @@ export interface components {
         TriggerName: string;
         /** @description The episode's id. */
         EpisodeId: string;
+        /** @description A signal the episode's expectation declares (`signals: { name: schema }`). */
+        SignalName: string;
         /** @description Page size. */
         Limit: number;
         /** @description Items to skip. */
@@ -1038,6 +1094,46 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRefusals"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    signalEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant: an env, or `public` (Cloacina's default) or `default` for the unset env. */
+                t: components["parameters"]["Tenant"];
+                /** @description The episode's id. */
+                id: components["parameters"]["EpisodeId"];
+                /** @description A signal the episode's expectation declares (`signals: { name: schema }`). */
+                name: components["parameters"]["SignalName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SignalBody"];
+            };
+        };
+        responses: {
+            /** @description Delivered, or a duplicate. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRefusals"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listActors: {
@@ -1508,6 +1604,46 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRefusals"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    cloacinaSignalEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant: an env, or `public` (Cloacina's default) or `default` for the unset env. */
+                t: components["parameters"]["Tenant"];
+                /** @description The episode's id. */
+                id: components["parameters"]["EpisodeId"];
+                /** @description A signal the episode's expectation declares (`signals: { name: schema }`). */
+                name: components["parameters"]["SignalName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SignalBody"];
+            };
+        };
+        responses: {
+            /** @description Delivered, or a duplicate. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRefusals"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     cloacinaListActors: {

@@ -14,6 +14,7 @@ import {
   defineWorkflow,
 } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
+import { z } from "zod";
 import { setConsoleRuntime, type TConsoleRuntime } from "../../../runtime/console-runtime";
 
 export interface TConsoleFixture {
@@ -49,6 +50,11 @@ export async function startConsoleFixture(): Promise<TConsoleFixture> {
     registry: {
       isCompiled: (identifier: string) => identifier === "resource_monitor",
       list: () => [],
+      // An actor whose episodes wait for `approval` (durable waits' signal endpoint).
+      expectation: (actorId: string) =>
+        actorId === "approver"
+          ? { signals: { approval: z.strictObject({ approved: z.boolean() }) } }
+          : undefined,
     },
     triggers,
     workflows,
