@@ -75,7 +75,7 @@ describe("two pruners at once", () => {
 
   it("under the claim: one runs, the other is busy", async () => {
     await seedOld(500, "claimed");
-    const run = (owner: string) =>
+    const run = (owner: string, onBatch: () => Promise<void>) =>
       runPruner(
         {
           claims: new PostgresWorkClaims({ db: db.pool }),
@@ -86,13 +86,35 @@ describe("two pruners at once", () => {
           batchSize: 50,
           logger: silentLogger,
           telemetry: new Telemetry(),
+          onBatch,
         },
         db.pool,
       );
-    const results = await Promise.all([run("node-a"), run("node-b")]);
-    expect(results.map((r) => r.kind).sort()).toEqual(["busy", "pruned"]);
-    const done = results.find((r) => r.kind === "pruned");
-    expect(done?.kind === "pruned" && done.run.deleted.episodes).toBe(500);
+    // Not a timed race: two runs sent at once may also run one after the other (the second's
+    // acquire waiting for a new connection while the first prunes all 500 and releases the
+    // claim), and both then answer "pruned". node-a is held before its first batch, so it holds
+    // the claim for certain while node-b tries.
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const first = run("node-a", async () => {
+      holding();
+      await released;
+    });
+    await Promise.race([
+      held,
+      first.then((result) => {
+        throw new Error(`node-a returned ${result.kind} before its first batch`);
+      }),
+    ]);
+    const second = await run("node-b", () => {
+      throw new Error("node-b pruned while node-a held the claim");
+    });
+    expect(second.kind).toBe("busy");
+    release();
+    const done = await first;
+    expect(done.kind === "pruned" && done.run.deleted.episodes).toBe(500);
   });
 });
 

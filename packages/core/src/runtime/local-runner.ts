@@ -16,7 +16,7 @@ import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import { startEpisode } from "../episodes/start-episode";
-import { EpisodeLeaseClaims } from "../episodes/lease/index";
+import { EpisodeLeaseClaims, recordRunTraceparent } from "../episodes/lease/index";
 import type { LimitRule } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { wakeTriggerRequestPollers } from "../trigger-requests/wake-trigger-request-pollers";
@@ -248,6 +248,7 @@ export class LocalRunner {
     try {
       if (runOptions.started !== undefined) {
         const { fence, leaseStartedAt } = runOptions.started;
+        await this.#recordRunTraceparent(episode, fence, runOptions.trace);
         return await this.#runInRow(episode, fence, leaseStartedAt, lease, runOptions);
       }
       if (claims.usesSqlFence === true) {
@@ -263,6 +264,25 @@ export class LocalRunner {
       logger.error({ err: error, episode_id: episode.id }, "episode run failed; left for recovery");
       return { kind: "error", error };
     }
+  }
+
+  /**
+   * An episode the poller started in its row (its start was sent before the run span existed):
+   * its run's traceparent is written before the first step, so the next attempt links here even
+   * if this node dies mid-step. Tracing only; a failed write is logged and the run goes on.
+   */
+  async #recordRunTraceparent(
+    episode: Episode,
+    fence: ClaimFence,
+    trace: EpisodeTrace,
+  ): Promise<void> {
+    const runTraceparent = trace.runTraceparent;
+    if (runTraceparent === null) return;
+    const { db, logger } = this.options;
+    const options = { episodeId: episode.id, owner: fence.owner, attempt: fence.attempt };
+    await recordRunTraceparent({ ...options, runTraceparent }, db).catch((err: unknown) =>
+      logger.warn({ err, episode_id: episode.id }, "could not record the run's traceparent"),
+    );
   }
 
   /** The shared-statement start; undefined when the claim is held (take the one-episode path). */

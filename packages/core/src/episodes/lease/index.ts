@@ -14,4 +14,5 @@ export {
 } from "./steal-episode-leases";
 export { startLeasedEpisodes, type StartLeasedEpisodesOutcome } from "./start-leased-episodes";
 export { releaseEpisodeLease } from "./release-episode-lease";
+export { recordRunTraceparent } from "./record-run-traceparent";
 export { EpisodeLeaseClaims } from "./episode-lease-claims";
