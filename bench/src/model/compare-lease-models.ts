@@ -18,7 +18,7 @@ import {
 import {
   claimTriggerRequests,
   startRequestedEpisodes,
-} from "../../../packages/core/src/trigger-requests/index";
+} from "../../../packages/core/src/deferred/index";
 import { createTestDatabase, prepareTestServer, type TestServer } from "@cyclium/db/testing";
 import pg from "pg";
 import { PostgresCpu } from "../pg/postgres-cpu";

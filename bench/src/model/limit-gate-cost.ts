@@ -12,7 +12,7 @@
 //   pnpm --filter @cyclium/bench exec tsx src/model/limit-gate-cost.ts [items] [rounds]
 import { endEpisodes, type EpisodeEnd } from "../../../packages/core/src/episodes/index";
 import type { LimitRule } from "../../../packages/core/src/limits/index";
-import { startRequestedEpisodes } from "../../../packages/core/src/trigger-requests/index";
+import { startRequestedEpisodes } from "../../../packages/core/src/deferred/index";
 import { createTestDatabase, prepareTestServer, type TestServer } from "@cyclium/db/testing";
 import pg from "pg";
 import { PostgresCpu } from "../pg/postgres-cpu";

@@ -19,7 +19,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { migrate, migrationsDir, resolveDatabase } from "@cyclium/db";
 import { silentLogger, Telemetry } from "../src/telemetry/index";
-import { DeferredRunner } from "../src/trigger-requests/index";
+import { DeferredRunner } from "../src/deferred/index";
 import { readBenchEnv } from "./env";
 
 // `--workers 1,2` and `--requests 500` narrow a run while iterating on the runtime.

@@ -7,7 +7,7 @@ import {
   startEpisodes,
   type EpisodeEnd,
 } from "../../../../packages/core/src/episodes/index";
-import { claimTriggerRequests } from "../../../../packages/core/src/trigger-requests/index";
+import { claimTriggerRequests } from "../../../../packages/core/src/deferred/index";
 import pg from "pg";
 import { itemOf, type Consumer, type ConsumerOptions } from "../consumer";
 import { reportToStderr } from "../stderr-logger";

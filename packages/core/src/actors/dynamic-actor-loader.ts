@@ -1,6 +1,6 @@
 import type { Bus, Unsubscribe } from "../bus/index";
 import type { Queryable } from "../db/index";
-import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
+import { startJitteredInterval, type JitteredInterval } from "../timers/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { ActorDefinition } from "./actor-definition";
 import type { ActorRegistry } from "./actor-registry";

@@ -21,7 +21,7 @@ import {
   DeferredRunner,
   type DeferEpisodeInput,
   type RequestTiming,
-} from "../trigger-requests/index";
+} from "../deferred/index";
 import {
   DEFAULT_TENANT,
   fireTrigger,

@@ -150,8 +150,8 @@ export {
   readTelemetrySeries,
 } from "../telemetry/queries/index";
 export { SPAN_ATTRIBUTES, SPAN_NAMES } from "../tracing/index";
-export { TRIGGER_REQUEST_STATUSES, startRequestedEpisodes } from "../trigger-requests/index";
-export { listTriggerRequests } from "./trigger-requests/index";
+export { TRIGGER_REQUEST_STATUSES, startRequestedEpisodes } from "../deferred/index";
+export { listTriggerRequests } from "./deferred/index";
 export {
   CATCH_UP_POLICIES,
   type FireTriggerResult,

@@ -2,7 +2,7 @@ import type { Bus } from "../bus/index";
 import type { WorkClaims } from "../claims/index";
 import type { Queryable } from "../db/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { startRepeatAfterRun } from "../schedule/index";
+import { startRepeatAfterRun } from "../timers/index";
 import { sweepExpiredFindings } from "./sweep-expired-findings";
 
 /**

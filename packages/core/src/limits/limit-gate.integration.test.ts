@@ -5,7 +5,7 @@ import { startEpisode } from "../episodes/start-episode";
 import { startEpisodes } from "../episodes/start-episodes";
 import { startLeasedEpisodes } from "../episodes/lease/index";
 import { explainPendingEpisodes } from "../reasons/index";
-import { startRequestedEpisodes } from "../trigger-requests/index";
+import { startRequestedEpisodes } from "../deferred/index";
 import type { LimitRule } from "./limit-rules";
 
 // The gate every start statement includes (SPEC section 16): a limit is never exceeded, whatever

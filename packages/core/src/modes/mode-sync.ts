@@ -1,4 +1,4 @@
-import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
+import { startJitteredInterval, type JitteredInterval } from "../timers/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { Queryable } from "../db/index";
 import type { PgListener } from "../bus/index";

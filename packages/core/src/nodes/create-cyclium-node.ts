@@ -19,7 +19,7 @@ import {
   type QueueOptions,
 } from "../runtime/index";
 import { createRollupWriter, type Logger, type Telemetry } from "../telemetry/index";
-import { DeferredRunner, TriggerRequestPoller } from "../trigger-requests/index";
+import { DeferredRunner, TriggerRequestPoller } from "../deferred/index";
 import { ExpectationTriggers } from "./expectation-triggers";
 import type { CycliumNodeContext, NodeExtension, NodeExtensionHandle } from "./node-extension";
 

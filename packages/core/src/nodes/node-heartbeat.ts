@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { publishBusEvent } from "../bus/index";
-import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
+import { startJitteredInterval, type JitteredInterval } from "../timers/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 import type { Queryable } from "../db/index";
 import type { ModeController } from "../modes/index";

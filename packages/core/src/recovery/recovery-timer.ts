@@ -1,4 +1,4 @@
-import { startRepeatAfterRun, type RepeatingRun } from "../schedule/index";
+import { startRepeatAfterRun, type RepeatingRun } from "../timers/index";
 import { silentLogger, type Logger } from "../telemetry/index";
 
 export interface RecoveryTimerOptions {

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/index";
-import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/trigger-request";
+import { TRIGGER_REQUESTS_CHANNEL } from "../deferred/trigger-request";
 
 /**
  * `restart` policy: back to `pending` for a fresh run, `attempt + 1`, with the recovery appended

@@ -25,8 +25,8 @@ import { listFindings } from "../findings/queries/index";
 import { adoptAbandonedEpisodes } from "../recovery/index";
 import { findStaleEpisodes } from "../recovery/find-stale-episodes";
 import { seedStaleEpisodes } from "../recovery/testing/index";
-import { claimTriggerRequests } from "../trigger-requests/index";
-import { listTriggerRequests } from "../console/trigger-requests/index";
+import { claimTriggerRequests } from "../deferred/index";
+import { listTriggerRequests } from "../console/deferred/index";
 import { claimTriggerTurn } from "../triggers/claim-trigger-turn";
 import { seedFinishedHistory } from "./testing/index";
 

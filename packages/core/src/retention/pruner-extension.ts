@@ -1,5 +1,5 @@
 import type { NodeExtension } from "../nodes/index";
-import { startRepeatAfterRun } from "../schedule/index";
+import { startRepeatAfterRun } from "../timers/index";
 import { runPruner, type RunPrunerResult } from "./run-pruner";
 import { DEFAULT_RETENTION_POLICY, type RetentionPolicy } from "./retention-policy";
 

@@ -1,7 +1,7 @@
 import { claimKeySql } from "../claims/claim-key";
 import type { Queryable } from "../db/index";
-import { insertTriggerRequests } from "../trigger-requests/insert-trigger-requests";
-import { wakeTriggerRequestPollers } from "../trigger-requests/wake-trigger-request-pollers";
+import { insertTriggerRequests } from "../deferred/insert-trigger-requests";
+import { wakeTriggerRequestPollers } from "../deferred/wake-trigger-request-pollers";
 import { episodeColumns, type EpisodeRow } from "../episodes/episode-row";
 import {
   resultsInOrder,

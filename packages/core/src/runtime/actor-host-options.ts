@@ -4,7 +4,7 @@ import type { WorkClaims } from "../claims/index";
 import type { Connectable, Queryable } from "../db/index";
 import type { Mode } from "../modes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import type { DeferredRunner, StartedEpisodeLease } from "../trigger-requests/index";
+import type { DeferredRunner, StartedEpisodeLease } from "../deferred/index";
 import type { QueuedEpisodeResult } from "./actor-queue";
 import type { QueueOptions } from "./queue-backlog";
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { done, type Strategy } from "../actors/index";
 import { PostgresWorkClaims } from "../claims/index";
 import { sweepOrphanedEpisodes } from "../recovery/index";
-import { startTestPoller } from "../trigger-requests/testing/index";
+import { startTestPoller } from "../deferred/testing/index";
 import type { ActorHost } from "./actor-host";
 import type { ModeController } from "../modes/index";
 import { useHostSuite } from "./testing/host-suite";

@@ -9,7 +9,7 @@ import type {
   PollerHost,
   StartedEpisodeLease,
   TTriggerRequestOpts,
-} from "../trigger-requests/index";
+} from "../deferred/index";
 import { freeCapacity, queueFull, dropsArrival, type ActorLoad } from "./actor-capacity";
 import type {
   ActorHostOptions,

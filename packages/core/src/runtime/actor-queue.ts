@@ -1,5 +1,5 @@
 import type { Episode } from "../episodes/index";
-import type { StartedEpisodeLease } from "../trigger-requests/index";
+import type { StartedEpisodeLease } from "../deferred/index";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { StartAheadEstimate, type SlotGate } from "./start-ahead";
 

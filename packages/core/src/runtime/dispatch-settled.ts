@@ -1,5 +1,5 @@
 import { assertNever } from "../errors/index";
-import type { DispatchSettled } from "../trigger-requests/index";
+import type { DispatchSettled } from "../deferred/index";
 import type { QueuedEpisodeResult } from "./actor-queue";
 
 /** What a dispatched episode's end leaves to do with its trigger request. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { defineActor, done, type Strategy } from "../actors/index";
 import { stealEpisodeLeases } from "../episodes/lease/index";
 import type { ModeController } from "../modes/index";
-import { startTestPoller } from "../trigger-requests/testing/index";
+import { startTestPoller } from "../deferred/testing/index";
 import type { ActorHost } from "./actor-host";
 import { useHostSuite } from "./testing/host-suite";
 

@@ -9,7 +9,7 @@ import {
   type HandBackEpisodesOutcome,
 } from "../episodes/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/index";
+import { TRIGGER_REQUESTS_CHANNEL } from "../deferred/index";
 import type { EpisodeRunResult } from "./episode-run-result";
 
 export interface RunningHandBacksOptions {

@@ -1,5 +1,5 @@
 import type { Logger } from "../telemetry/index";
-import type { DeferredRunner } from "../trigger-requests/index";
+import type { DeferredRunner } from "../deferred/index";
 import type { QueuedEpisode } from "./actor-queue";
 import type { QueueBacklog } from "./queue-backlog";
 

@@ -1,6 +1,6 @@
 import type { ActorRegistry } from "../actors/index";
 import { claimCap, declaresLimit } from "../limits/index";
-import type { LimitedRequests } from "../trigger-requests/index";
+import type { LimitedRequests } from "../deferred/index";
 
 /**
  * What startRequestedEpisodes needs to start the registry's limited actors through the limit gate

@@ -19,7 +19,7 @@ import { startEpisode } from "../episodes/start-episode";
 import { EpisodeLeaseClaims, recordRunTraceparent } from "../episodes/lease/index";
 import type { LimitRule } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { wakeTriggerRequestPollers } from "../trigger-requests/wake-trigger-request-pollers";
+import { wakeTriggerRequestPollers } from "../deferred/wake-trigger-request-pollers";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";

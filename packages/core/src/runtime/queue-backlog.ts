@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/index";
-import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
+import { startJitteredInterval, type JitteredInterval } from "../timers/index";
 import { countQueuedEpisodes, takeQueuedEpisodes } from "../episodes/queued-episodes";
 import type { Episode } from "../episodes/index";
 import {
@@ -8,7 +8,7 @@ import {
 } from "../recovery/adopt-abandoned-episodes";
 import type { NodeScope } from "../scope/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { deferQueuedEpisodes } from "../trigger-requests/defer-queued-episodes";
+import { deferQueuedEpisodes } from "../deferred/defer-queued-episodes";
 
 /**
  * Episodes per actor a node keeps in memory; the rest of its queue waits as rows. 200 holds a

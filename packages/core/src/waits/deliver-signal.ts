@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { withTransaction, type Connectable, type Queryable } from "../db/index";
 import type { EpisodeStatus } from "../episodes/index";
-import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/trigger-request";
+import { TRIGGER_REQUESTS_CHANNEL } from "../deferred/trigger-request";
 import { wakeOptsSql } from "./park-episode";
 
 export const ZDeliverSignalInput = z.object({

@@ -2,7 +2,7 @@ import type { ClaimFence } from "../claims/index";
 import { withTransaction, type Connectable } from "../db/index";
 import { fenceCte } from "../episodes/fence-cte";
 import type { JournalStep } from "../episodes/index";
-import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/trigger-request";
+import { TRIGGER_REQUESTS_CHANNEL } from "../deferred/trigger-request";
 import type { EpisodeWaitRequest } from "./episode-wait";
 
 export interface ParkEpisodeOptions {

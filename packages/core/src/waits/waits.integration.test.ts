@@ -7,7 +7,7 @@ import { defineDeployment } from "../deployment/index";
 import { startEpisodes, unstartEpisodes } from "../episodes/index";
 import { createCycliumNode, type CycliumNode } from "../nodes/index";
 import { silentLogger, Telemetry } from "../telemetry/index";
-import { TRIGGER_REQUESTS_CHANNEL } from "../trigger-requests/index";
+import { TRIGGER_REQUESTS_CHANNEL } from "../deferred/index";
 
 // Durable waits on one real node (SPEC section 17): the wall budget counts running time only,
 // and an episode resumed from a wait but put back before its strategy ran stays `waiting`.

@@ -7,7 +7,7 @@ import {
   ZEnvPositiveInt,
   ZEnvText,
 } from "../config/index";
-import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../trigger-requests/index";
+import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../deferred/index";
 import type {
   RunWorkerOptions,
   RunWorkerSettings,

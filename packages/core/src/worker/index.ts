@@ -21,7 +21,7 @@ export {
   type CycliumNode,
   type NodeExtension,
 } from "../nodes/index";
-export { DeferredRunner } from "../trigger-requests/index";
+export { DeferredRunner } from "../deferred/index";
 export {
   silentLogger,
   Telemetry,

@@ -16,7 +16,7 @@ import {
 } from "../nodes/index";
 import { prunerExtension } from "../retention/index";
 import { createPrometheusExporter, registerClusterGauges, Telemetry } from "../telemetry/index";
-import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../trigger-requests/index";
+import { DEFAULT_TRIGGER_POLL_INTERVAL_MS } from "../deferred/index";
 import { triggerExtension } from "../triggers/index";
 import { resolveWorkerSettings } from "./env";
 import type { RunWorkerOptions } from "./run-worker-settings";

@@ -8,7 +8,7 @@ import {
   type Finding,
   type FindingRow,
 } from "../../findings/finding-row";
-import type { TriggerRequestStatus } from "../../trigger-requests/trigger-request";
+import type { TriggerRequestStatus } from "../../deferred/trigger-request";
 import {
   episodeColumns,
   toEpisode,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MemoryBus, type BusEvent } from "../../bus/index";
 import { claimKeyOf } from "../../claims/claim-key";
 import { withTransaction } from "../../db/index";
-import { TRIGGER_REQUESTS_CHANNEL } from "../../trigger-requests/trigger-request";
+import { TRIGGER_REQUESTS_CHANNEL } from "../../deferred/trigger-request";
 import { archiveEpisodes } from "./archive-episodes";
 import { cancelEpisode, cancelEpisodes } from "./cancel-episodes";
 import { retryEpisode, retryEpisodes } from "../../retries/retry-episodes";

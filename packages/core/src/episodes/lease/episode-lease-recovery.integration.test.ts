@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkFence, PostgresWorkClaims } from "../../claims/index";
 import { sweepOrphanedEpisodes } from "../../recovery/recovery-sweep";
-import type { StartedRequestedEpisode } from "../../trigger-requests/start-requested-episodes";
+import type { StartedRequestedEpisode } from "../../deferred/start-requested-episodes";
 import { endEpisodes } from "../end-episodes";
 import { end, lapse, leaseRow, seedRequested, startOne } from "./lease-fixtures";
 import { renewEpisodeLeases } from "./renew-episode-leases";

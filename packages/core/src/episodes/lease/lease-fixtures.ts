@@ -3,7 +3,7 @@ import type pg from "pg";
 import {
   startRequestedEpisodes,
   type StartedRequestedEpisode,
-} from "../../trigger-requests/start-requested-episodes";
+} from "../../deferred/start-requested-episodes";
 import type { EpisodeEnd } from "../end-episodes";
 
 // Fixtures of the episode's own lease tests: pending episodes owned by trigger requests, their

@@ -2,7 +2,7 @@
 // shared work claim, as findingsExpiryExtension does, and prints each sweep as a JSON line.
 import pg from "pg";
 import { PostgresWorkClaims } from "../../claims/index";
-import { startRepeatAfterRun } from "../../schedule/index";
+import { startRepeatAfterRun } from "../../timers/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
 import { sweepExpiredFindings } from "../sweep-expired-findings";
 

@@ -13,7 +13,7 @@ import type { Bus } from "../../bus/index";
 import { PostgresWorkClaims } from "../../claims/index";
 import { ModeController } from "../../modes/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
-import { DeferredRunner } from "../../trigger-requests/index";
+import { DeferredRunner } from "../../deferred/index";
 import { ActorHost } from "../index";
 import { stepsStrategy } from "./test-strategies";
 

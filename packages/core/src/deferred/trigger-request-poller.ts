@@ -6,7 +6,7 @@ import { assertNever } from "../errors/index";
 import type { Mode } from "../modes/index";
 import type { LimitWait } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { startJitteredInterval, type JitteredInterval } from "../schedule/index";
+import { startJitteredInterval, type JitteredInterval } from "../timers/index";
 import { DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
 import { claimTriggerRequests, type ClaimedTriggerRequest } from "./claim-trigger-requests";
 import { dispatchStartedEpisodes, type StartedEpisodeLease } from "./dispatch-started-episodes";

@@ -3,7 +3,7 @@ import type { EpisodeStatus } from "../../episodes/episode-row";
 import { listClusterModes } from "../../nodes/queries/index";
 import { keysetWalk, type KeysetPage, type KeysetPageOptions } from "../../paging/index";
 import { envScopeSql, SqlParams } from "../../scope/index";
-import type { TriggerRequestStatus } from "../../trigger-requests/trigger-request";
+import type { TriggerRequestStatus } from "../../deferred/trigger-request";
 import { explainPendingRequest, type PendingReason } from "../../reasons/index";
 import type { TriggerRequestModel } from "@cyclium/db/models";
 import type { Narrow, RowOf } from "../../db/row-of";
