@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { ScaleConfig } from "./scale/run-scale";
+import type { ScaleConfig } from "./scale/scale-config";
 import {
   DEFAULT_SYSTEM_IDS,
   isSystemId,

@@ -13,17 +13,9 @@ import { freshDatabase, type BenchContext } from "../scenarios/context";
 import { cycliumSystem } from "../systems/cyclium/system";
 import { ScaleNode } from "./scale-node";
 import { drain, leaveOrphans, measureIdle, probeNotify, sweepAtOnce } from "./scale-phases";
+import type { ScaleConfig } from "./scale-config";
 
-export interface ScaleConfig {
-  sizes: number[];
-  /** Seconds of the idle window, after a 3 s settle (scale-phases.ts). */
-  idleSeconds: number;
-  /** Episodes fired one at a time to count LISTEN deliveries. */
-  probes: number;
-  /** Items pre-inserted for the drain. */
-  drainItems: number;
-  orphans: number;
-}
+export type { ScaleConfig } from "./scale-config";
 
 export interface ScalePoint {
   workers: number;
