@@ -34,7 +34,7 @@ import { runCalibration } from "./scenarios/calibration";
 import { templateName, type BenchContext } from "./scenarios/context";
 import { runDrain } from "./scenarios/drain";
 import { runLatency } from "./scenarios/latency";
-import { cycliumSystem, cycliumTracedSystem } from "./systems/cyclium/system";
+import { cycliumLimitedSystem, cycliumSystem, cycliumTracedSystem } from "./systems/cyclium/system";
 import { dbosSystem } from "./systems/dbos/system";
 import { graphileWorkerSystem } from "./systems/graphile-worker/system";
 import { pgBossSystem } from "./systems/pg-boss/system";
@@ -49,6 +49,7 @@ const ALL_SYSTEMS: readonly BenchSystem[] = [
   dbosSystem,
   sqlFloorSystem,
   cycliumTracedSystem,
+  cycliumLimitedSystem,
 ];
 const DATABASE_PREFIX = "cyclium_bench_";
 const RESULTS_DIR = new URL("../results/", import.meta.url);

@@ -7,6 +7,8 @@ export interface ConsumerOptions {
   label: string;
   /** Register the OpenTelemetry SDK first (the `cyclium-traced` system). */
   trace?: boolean;
+  /** Put the actor under a cluster-wide limit of this many running (the `cyclium-limited` system). */
+  globalLimit?: number;
   /** Called at the start of every handler execution with the item's number. */
   onExecute: (item: number) => void;
 }

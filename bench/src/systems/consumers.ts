@@ -14,6 +14,11 @@ export async function prepareConsumer(
         ...options,
         trace: true,
       });
+    case "cyclium-limited":
+      return (await import("./cyclium/consumer")).prepareCycliumConsumer({
+        ...options,
+        globalLimit: (await import("./cyclium/actor")).BENCH_GLOBAL_LIMIT,
+      });
     case "graphile-worker":
       return (await import("./graphile-worker/consumer")).prepareGraphileConsumer(options);
     case "pg-boss":

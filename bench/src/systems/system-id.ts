@@ -13,19 +13,22 @@ export const SYSTEM_IDS = [
   "dbos",
   "sql-floor",
   "cyclium-traced",
+  "cyclium-limited",
 ] as const;
 
 /**
  * What `pnpm bench` runs without `--systems`. `cyclium-traced` (cyclium with the OpenTelemetry
  * SDK registered, see docs/tracing.md) is asked for by name: `--systems cyclium,cyclium-traced`
  * interleaves both in every repetition, so the report's ratio is tracing's cost. `--quick` leaves
- * out `sql-floor` too (a figure, not a check CI needs).
+ * out `sql-floor` too (a figure, not a check CI needs), and `cyclium-limited`: cyclium's drain
+ * with the actor under a cluster-wide limit (`concurrency: { global: BENCH_GLOBAL_LIMIT }`), the
+ * row that prices the limit gate (SPEC section 16) against plain `cyclium` in the same run.
  */
 export const DEFAULT_SYSTEM_IDS: readonly BuiltinSystemId[] = SYSTEM_IDS.filter(
   (id) => id !== "cyclium-traced",
 );
 export const QUICK_SYSTEM_IDS: readonly BuiltinSystemId[] = DEFAULT_SYSTEM_IDS.filter(
-  (id) => id !== "sql-floor",
+  (id) => id !== "sql-floor" && id !== "cyclium-limited",
 );
 
 /** A system of this checkout, which any bench worker process can run. */

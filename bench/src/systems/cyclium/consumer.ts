@@ -34,6 +34,7 @@ export async function prepareCycliumConsumer(options: ConsumerOptions): Promise<
   const actor = defineActor({
     identifier: BENCH_ACTOR_ID,
     maxConcurrentEpisodes: options.concurrency,
+    ...(options.globalLimit === undefined ? {} : { concurrency: { global: options.globalLimit } }),
     expectations: [{ id: BENCH_EXPECTATION_ID, strategy: noop, trigger: { manual: true } }],
   });
   // One connection per running episode plus one for the poller, as graphile's maxPoolSize.

@@ -122,3 +122,10 @@ export const cycliumTracedSystem: BenchSystem = {
   id: "cyclium-traced",
   label: "cyclium, traced",
 };
+
+/** Cyclium with its bench actor under a cluster-wide limit (`concurrency: { global: 24 }`). */
+export const cycliumLimitedSystem: BenchSystem = {
+  ...cycliumSystem,
+  id: "cyclium-limited",
+  label: "cyclium, global limit 24",
+};
