@@ -1,9 +1,10 @@
 // The data-model decision of SPEC section 4 ("the episode's own lease"), measured on core's own
-// statements (it was first measured on a prototype of them): the statements one drained item costs today (request claimed, claim row inserted and
-// done, episode started and ended, request completed) against the lighter model the section
-// allows (the lease in the episode row, the request going from pending straight to completed in
-// the statement that starts its episode). Both drain the same seeded items in batches of 24, as
-// the SQL floor of the bench does, on fresh databases cloned from the migrated template.
+// statements (the results, and the prototype's that came first: docs/benchmarks.md, "The episode's
+// own lease"): the statements one drained item costs today (request claimed, claim row inserted and
+// done, episode started and ended, request completed) against the lighter model the section allows
+// (the lease in the episode row, the request going from pending straight to completed in the
+// statement that starts its episode). Both drain the same seeded items in batches of 24, as the SQL
+// floor of the bench does, on fresh databases cloned from the migrated template.
 //
 // WAL bytes and row writes per item do not depend on how busy the machine is; PostgreSQL's CPU
 // per item does, so the two models run interleaved, round after round, and are compared per round.

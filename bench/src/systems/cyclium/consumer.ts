@@ -8,8 +8,8 @@ import { registerBenchTracing } from "./tracing";
 
 /**
  * Requests claimed per actor beyond the free slots: our counterpart of graphile-worker's
- * localQueue, set to the same 500. On a loaded machine 0, 192 and 500 gave 458, 584 and 497
- * episodes/s for one worker (0.63, 0.17, 0.17 commits each): past one wave it only saves claims.
+ * localQueue, set to the same 500. Past 192 a larger prefetch only saves claims, neither commits
+ * nor time (docs/benchmarks.md, "Batched writes and prefetch").
  */
 export const CYCLIUM_PREFETCH = 500;
 

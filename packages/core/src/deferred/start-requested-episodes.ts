@@ -32,10 +32,11 @@ export interface StartedRequestedEpisode {
 /**
  * The episode's own lease (SPEC section 4), started from its trigger request: one statement picks
  * due pending requests in claim order (per actor at most its free slots, FOR UPDATE SKIP LOCKED,
- * higher claim priority first, then by run_at, as claimTriggerRequests), marks each `completed` with `claimed_by` recorded, and starts its
- * episode under a lease held in its row (`executed_by`, `lease_until`, `attempt`). No claim row
- * is written and the request is written once: compare-lease-models measured 4,714 -> 3,163 WAL
- * bytes, 50 -> 34 index entries and 0.31 -> 0.12 ms of PostgreSQL CPU per drained item.
+ * higher claim priority first, then by run_at, as claimTriggerRequests), marks each `completed`
+ * with `claimed_by` recorded, and starts its episode under a lease held in its row
+ * (`executed_by`, `lease_until`, `attempt`). No claim row is written and the request is written
+ * once: about 3,200 WAL bytes per drained item instead of 4,700 (compare-lease-models; index
+ * entries and CPU in docs/benchmarks.md, "The episode's own lease").
  *
  * - A request whose episode is no longer pending (cancelled, archived) is completed: nothing is
  *   left to run.

@@ -185,8 +185,9 @@ const COMPLETED = `completed AS (
  *
  * Only the arms a batch needs are sent: a batch whose fences are all the episodes' own leases
  * has no claim-table arm, one without requests or failures none of theirs. Each arm is planned
- * per statement whether it touches a row or not (compare-lease-models, 4,800 items: PostgreSQL
- * CPU per item with the in-row lease 0.27 ms with every arm, 0.21-0.24 ms without the unused).
+ * per statement whether it touches a row or not: with the in-row lease, 0.21-0.24 ms of
+ * PostgreSQL CPU per item instead of 0.27 with every arm (docs/benchmarks.md, "The episode's own
+ * lease").
  */
 export function endSql(parts: EndSqlParts): string {
   const held = [

@@ -29,12 +29,10 @@ export const DEFAULT_SWEEP_LIMIT = 10_000;
 
 /**
  * Orphans per recovery transaction: one per 100 orphans of the sweep, at least 25 and at most 100.
- * Small enough that nodes sweeping together interleave (four nodes on 1,000 orphans: 100 per
- * batch let one node take 545, 25 kept every node under 410; a sweep walks at least 100 batches
- * up to 10,000 orphans), large enough that a large sweep pays few transactions: with work claims
- * on, each batch is six to eight round trips and a commit, so on the bench (10,000 orphans, a
- * loaded 2-core box) 25 per batch took 3.8 s on one node and 3.3 s on four processes, 100 per
- * batch 1.2 s and 2.7 s; 250 was no faster and less even.
+ * Small enough that nodes sweeping together interleave (a sweep walks at least 100 batches up to
+ * 10,000 orphans), large enough that a large sweep pays few transactions: with work claims on,
+ * each batch is six to eight round trips and a commit, and one node recovered 10,000 orphans in
+ * 1.2 s with 100 per batch instead of 3.8 s with 25 (docs/benchmarks.md, "Recovery sweep").
  */
 const MIN_BATCH_SIZE = 25;
 const MAX_BATCH_SIZE = 100;

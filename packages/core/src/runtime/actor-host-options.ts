@@ -28,9 +28,9 @@ export interface ActorHostOptions {
   /**
    * Trigger requests a poller may claim per actor beyond its free slots (default 0): they wait in
    * this node's queue and start the moment a slot frees, instead of after another claim round
-   * trip, as graphile-worker's localQueue does. On the bench's drain (24 slots, one worker, a
-   * loaded machine), 192 took commits per episode from 0.63 to 0.17 and episodes/s from ~450 to
-   * ~600. Requests held here are released on stop, and by other nodes when this one dies.
+   * trip, as graphile-worker's localQueue does: 192 took the bench's drain from 0.63 commits per
+   * episode to 0.17 (docs/benchmarks.md, "Batched writes and prefetch"). Requests held here are
+   * released on stop, and by other nodes when this one dies.
    */
   requestPrefetch?: number;
   /** The queue's memory bound and reconcile rhythm (see queue-backlog.ts). */

@@ -43,9 +43,9 @@ interface StartRequest {
  * The runner's two writes per episode that other episodes can share a statement with: the start
  * (claim + running) and the end (journal + status + claim done + request + event). A poller's
  * batch of 24 dispatched episodes starts in the same event-loop turn and, with a short strategy,
- * ends within a few, so each of the two costs ~1 commit per batch instead of 2-3 per episode.
- * Measured on the bench's drain (5,000 one-step episodes, one worker, 24 slots): 5.7 commits and
- * 8.7 round trips per episode before, 0.7 and 0.6 after; PostgreSQL CPU 4.4 -> 1.0 ms.
+ * ends within a few, so each of the two costs ~1 commit per batch instead of 2-3 per episode: on
+ * the bench's drain, 0.7 commits per episode instead of 5.7 (docs/benchmarks.md, "Batched writes
+ * and prefetch").
  */
 export class BatchedEpisodeWrites {
   readonly #o: BatchedEpisodeWritesOptions;
