@@ -55,6 +55,9 @@ export function prunerExtension(options: PrunerExtensionOptions = {}): NodeExten
             node.db,
           );
           options.onRun?.(result);
+          // More history is due than one run removes (a sustained intake above ~50,000 finished
+          // episodes of one actor per interval): go on soon rather than an interval later.
+          return result.kind === "pruned" && result.capped ? "again" : undefined;
         },
       });
       return {

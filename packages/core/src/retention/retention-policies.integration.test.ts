@@ -230,5 +230,38 @@ describe("the pruner's policies", () => {
       db.pool,
     );
     expect(again.kind === "pruned" && again.run.totalDeleted).toBe(0);
+    expect(again.kind === "pruned" && again.capped).toBe(false);
+  });
+
+  it("says when its batch cap left history behind, so the next run comes soon", async () => {
+    await seedFinishedHistory({ count: 5, actorId: "backlog", finishedAgoMs: 100 * DAY }, db.pool);
+    const run = (owner: string) =>
+      runPruner(
+        {
+          claims: new PostgresWorkClaims({ db: db.pool }),
+          owner,
+          leaseSeconds: 30,
+          // The first test's "kept" rows stay kept: only the backlog is due.
+          policy: { ...DEFAULT_RETENTION_POLICY, episodesByActor: { kept: null } },
+          trigger: "scheduled",
+          batchSize: 2,
+          maxBatches: 2,
+          logger: silentLogger,
+          telemetry: new Telemetry(),
+        },
+        db.pool,
+      );
+    const first = await run("pruner-3");
+    expect(first).toMatchObject({
+      kind: "pruned",
+      capped: true,
+      run: { deleted: { episodes: 4 } },
+    });
+    const second = await run("pruner-4");
+    expect(second).toMatchObject({
+      kind: "pruned",
+      capped: false,
+      run: { deleted: { episodes: 1 } },
+    });
   });
 });

@@ -20,8 +20,8 @@ export const PRUNER_CLAIM_KEY = "pruner:run";
 /**
  * 1,000 episodes per statement: with ~5 steps each, one batch deletes ~7,000 rows in well under
  * a second, short enough that no lock is held long. 50 batches per family per run bound a run
- * to ~50,000 episodes per actor: at the default one run a minute that is 800/s, far above any
- * intake we have measured (a backlog of older history drains over several runs, never in one).
+ * to ~50,000 episodes per actor; a run that reaches the cap is followed by the next one within a
+ * second (pruner-extension.ts), so a backlog or a sustained intake drains run after run.
  */
 export const DEFAULT_PRUNER_BATCH_SIZE = 1_000;
 export const DEFAULT_PRUNER_MAX_BATCHES = 50;
@@ -44,7 +44,12 @@ export interface RunPrunerOptions {
   onBatch?: (family: keyof PrunedCounts) => void | Promise<void>;
 }
 
-export type RunPrunerResult = { kind: "busy" } | { kind: "pruned"; run: PrunerRun };
+/**
+ * `capped`: some family still had a full batch when it reached `maxBatches`, so more history is
+ * due than one run removes; the scheduled pruner runs again soon instead of an interval later.
+ */
+export type RunPrunerResult =
+  { kind: "busy" } | { kind: "pruned"; run: PrunerRun; capped: boolean };
 
 /**
  * One pruner run (SPEC section 14): under the work claim `pruner:run`, every family past its age
@@ -70,7 +75,7 @@ export async function runPruner(
     (claimed) => pruneAll(options, claimed.signal, db),
   );
   if (outcome.kind === "busy") return { kind: "busy" };
-  const { deleted, batches, interrupted } = outcome.value;
+  const { deleted, batches, interrupted, capped } = outcome.value;
   const totalDeleted = (Object.values(deleted) as number[]).reduce((sum, n) => sum + n, 0);
   const durationMs = performance.now() - started;
   const run = await recordPrunerRun(
@@ -99,13 +104,14 @@ export async function runPruner(
       "pruner removed old history",
     );
   }
-  return { kind: "pruned", run };
+  return { kind: "pruned", run, capped: capped && !interrupted };
 }
 
 interface PruneProgress {
   deleted: PrunedCounts;
   batches: number;
   interrupted: boolean;
+  capped: boolean;
 }
 
 async function pruneAll(
@@ -120,6 +126,7 @@ async function pruneAll(
     deleted: { ...EMPTY_PRUNED_COUNTS },
     batches: 0,
     interrupted: false,
+    capped: false,
   };
 
   /** Runs `batch` until it returns less than a full batch, the cap, or the stop signal. */
@@ -138,6 +145,7 @@ async function pruneAll(
       progress.batches += 1;
       if (removed < full) return;
     }
+    progress.capped = true;
   };
 
   for (const actorId of await listActorsWithFinishedEpisodes(db)) {

@@ -5,7 +5,10 @@ export interface RepeatAfterRunOptions {
   delayMs: number;
   /** Between the end of one run and the start of the next, give or take 10 % (jittered-interval.ts). */
   intervalMs: number;
-  run: () => Promise<void>;
+  /** Answers `"again"` when work is left over: the next run then starts after `againMs`. */
+  run: () => Promise<void | "again">;
+  /** The wait after a run that answered `"again"` (default 1 s). */
+  againMs?: number;
   /** A failed run (database down) is handed here and the schedule goes on. */
   onFailed: (error: unknown) => void;
 }
@@ -17,7 +20,7 @@ export interface RepeatingRun {
 
 /**
  * Runs `run` once after `delayMs`, then every `intervalMs` after the previous run ended, so a
- * slow run never overlaps the next. The timer is unref'd: it never keeps a process alive.
+ * slow run never overlaps the next; a run that answers `"again"` is followed after `againMs`. The timer is unref'd: it never keeps a process alive.
  */
 export function startRepeatAfterRun(options: RepeatAfterRunOptions): RepeatingRun {
   let timer: NodeJS.Timeout | undefined;
@@ -29,10 +32,12 @@ export function startRepeatAfterRun(options: RepeatAfterRunOptions): RepeatingRu
     timer = setTimeout(() => {
       current = options
         .run()
-        .catch(options.onFailed)
-        .finally(() => {
+        .catch((error: unknown) => options.onFailed(error))
+        .then((answer) => {
           current = undefined;
-          schedule(jitteredDelay(options.intervalMs));
+          schedule(
+            answer === "again" ? (options.againMs ?? 1_000) : jitteredDelay(options.intervalMs),
+          );
         });
     }, delayMs);
     timer.unref();
