@@ -70,10 +70,14 @@ export async function getEpisodeDetail({
   db,
   id,
 }: GetEpisodeDetailOptions): Promise<EpisodeDetail | null> {
-  const { rows } = await db.query<EpisodeRow & { recovery_history: unknown; checkpoints: number }>(
+  const { rows } = await db.query<
+    EpisodeRow & InRowLease & { recovery_history: unknown; checkpoints: number }
+  >(
     `SELECT ${episodeColumns("e")}, e.recovery_history,
             (SELECT count(*)::int FROM cyclium_episode_checkpoints c
-              WHERE c.episode_id = e.id) AS checkpoints
+              WHERE c.episode_id = e.id) AS checkpoints,
+            e.lease_until AS row_lease_until,
+            (extract(epoch FROM e.lease_until - now()) * 1000)::float8 AS row_lease_remaining_ms
        FROM cyclium_episodes e WHERE e.id = $1`,
     [id],
   );
@@ -90,7 +94,7 @@ export async function getEpisodeDetail({
     recoveryHistory: Array.isArray(row.recovery_history) ? row.recovery_history : [],
     checkpoints: row.checkpoints,
     steps,
-    claim,
+    claim: claim ?? inRowClaim(row),
     findings,
     triggerRequests,
   };
@@ -157,6 +161,41 @@ async function readClaim(db: Queryable, dedupeKey: string): Promise<EpisodeClaim
     leaseUntil: claim.lease_until,
     leaseRemainingMs: Math.round(claim.lease_remaining_ms),
     updatedAt: claim.updated_at,
+  };
+}
+
+interface InRowLease {
+  row_lease_until: Date | null;
+  row_lease_remaining_ms: number | null;
+}
+
+/**
+ * With the built-in claims an episode's run holds its lease in its own row (SPEC section 4), so
+ * no claim row exists: the card shows the row's owner (`executed_by`), its attempt (the fencing
+ * token) and, while running, its lease. An ended run reads as `done` or `failed`, as a released
+ * claim row would; an in-row steal is not counted (the attempt says it).
+ */
+function inRowClaim(row: EpisodeRow & InRowLease): EpisodeClaim | null {
+  if (row.executed_by === null) return null;
+  const held = row.row_lease_until !== null;
+  const state: ClaimState = held
+    ? "claimed"
+    : row.status === "completed"
+      ? "done"
+      : row.status === "failed"
+        ? "failed"
+        : "expired";
+  if (!held && row.finished_at === null && row.status !== "running") return null;
+  return {
+    dedupeKey: claimKeyOf({ id: row.id, dedupeKey: row.dedupe_key }),
+    state,
+    ownerNode: row.executed_by,
+    attempt: row.attempt,
+    steals: 0,
+    errorDetail: null,
+    leaseUntil: row.row_lease_until ?? row.finished_at ?? row.updated_at,
+    leaseRemainingMs: Math.round(row.row_lease_remaining_ms ?? 0),
+    updatedAt: row.updated_at,
   };
 }
 
