@@ -8,6 +8,9 @@ import type { TRouterOutputs } from "@/trpc/router-types";
 import { useTRPC } from "@/trpc/trpc-react-provider";
 import { ClearNodeOverridesButton, LimitInput } from "./node-override-controls";
 
+/** A desktop fits the grid's column per actor up to this many actors; past it, cards. */
+const CARDS_PAST_ACTORS = 3;
+
 type TCluster = TRouterOutputs["modes"]["cluster"];
 type TNode = TCluster["nodes"][number];
 const MODES = ["full", "trigger_only", "disabled"] as const;
@@ -124,9 +127,15 @@ export function NodeModesSection({
         <div className="callout callout-error">{mutationErrorMessage(failure)}</div>
       ) : null}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Node modes">
-        {/* On a phone each node is a card with one line per actor (responsive.css): the grid grows a
-            column per actor and would otherwise scroll inside this box. */}
-        <table className="table table-cards" data-dense="true" data-testid="node-modes-table">
+        {/* On a phone, and on a desktop past CARDS_PAST_ACTORS actors, each node is a card with one
+            line per actor (responsive.css): the grid grows a column per actor and would otherwise
+            scroll inside this box. */}
+        <table
+          className="table table-cards"
+          data-dense="true"
+          data-layout={actorIds.length > CARDS_PAST_ACTORS ? "cards" : undefined}
+          data-testid="node-modes-table"
+        >
           <thead>
             <tr>
               <th scope="col">Node</th>
