@@ -202,8 +202,20 @@ describe("schema.prisma and the migrated database", () => {
       /\(queued_by, actor_id, inserted_at, id\) WHERE \(\(\(status\)::text = 'pending'::text\) AND \(queued_by IS NOT NULL\)\)/,
     ],
     [
-      "cyclium_episodes_env_actor_finished_at_idx",
-      /\(source_env, actor_id, finished_at\) INCLUDE \(status, inserted_at, started_at\) WHERE \(finished_at IS NOT NULL\)/,
+      "cyclium_episodes_finished_idx",
+      /\(actor_id, finished_at\) INCLUDE \(source_env, status, inserted_at, started_at\) WHERE \(\(status\)::text = ANY/,
+    ],
+    [
+      "cyclium_episodes_env_status_inserted_at_id_idx",
+      /\(source_env, status, inserted_at DESC, id DESC\) WHERE \(\(status\)::text <> 'running'::text\)/,
+    ],
+    [
+      "cyclium_episodes_running_idx",
+      /\(started_at\) WHERE \(\(status\)::text = 'running'::text\)$/,
+    ],
+    [
+      "cyclium_episodes_input_idx",
+      /USING gin \(input jsonb_path_ops\) WHERE \(\(status\)::text <> 'running'::text\)/,
     ],
     [
       "cyclium_episodes_running_limit_keys_idx",

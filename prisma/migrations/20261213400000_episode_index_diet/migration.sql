@@ -1,0 +1,46 @@
+-- Issue 28: fewer index entries per drained episode. The start (pending -> running) and the end
+-- (running -> completed) change `status`, so neither update is HOT, and each adds an entry to
+-- every index whose predicate the new row version satisfies (a partial index the new version
+-- does not match gets nothing). `pnpm bench --quick` measured 17 entries per drained item on
+-- this table before this migration (docs/benchmarks.md, "Indexes of cyclium_episodes").
+--
+-- Running is the state an episode passes through: the running rows are few (bounded by the
+-- nodes' concurrency), and every read of them comes through the running index below. So the
+-- status list index and the input search leave running rows out (the start update writes
+-- neither), and reads of running rows filter the running index's few rows instead.
+--
+-- Index drops only, no column or table change: a node of the previous release keeps running on
+-- a migrated database (its queries stay correct; the console's per-status counts and the actor
+-- charts of such a node plan less well until it is upgraded).
+
+-- Console list filtered by status, per-status counts (now one literal status per count, so each
+-- proves the predicate). status = 'running' reads cyclium_episodes_running_idx.
+DROP INDEX "cyclium_episodes_env_status_inserted_at_id_idx";
+CREATE INDEX "cyclium_episodes_env_status_inserted_at_id_idx"
+    ON "cyclium_episodes"("source_env", "status", "inserted_at" DESC, "id" DESC)
+    WHERE "status" <> 'running';
+
+-- Every running episode (running episodes are never archived: archiving takes finished ones), so
+-- the console's running list and count use it as well as the recovery sweep (which adds
+-- archived_at IS NULL, still implied by the new predicate).
+DROP INDEX "cyclium_episodes_running_idx";
+CREATE INDEX "cyclium_episodes_running_idx" ON "cyclium_episodes"("started_at")
+    WHERE "status" = 'running';
+
+-- Input search: the filter asks (status <> 'running' AND input @> doc) OR (status = 'running' AND
+-- input @> doc), a BitmapOr of this index and the running index.
+DROP INDEX "cyclium_episodes_input_idx";
+CREATE INDEX "cyclium_episodes_input_idx" ON "cyclium_episodes" USING GIN ("input" jsonb_path_ops)
+    WHERE "status" <> 'running';
+
+-- The pruner's (actor_id, finished_at) WHERE finished and the actor charts' (source_env,
+-- actor_id, finished_at) INCLUDE (...) WHERE finished_at IS NOT NULL were two entries for every
+-- end. One index serves both: the pruner walks an actor's finished episodes oldest first, the
+-- charts walk one actor's range and check the env inside the index (finished_at is set exactly
+-- when the status is final: every start and retry clears it).
+DROP INDEX "cyclium_episodes_finished_idx";
+DROP INDEX "cyclium_episodes_env_actor_finished_at_idx";
+CREATE INDEX "cyclium_episodes_finished_idx"
+    ON "cyclium_episodes"("actor_id", "finished_at")
+    INCLUDE ("source_env", "status", "inserted_at", "started_at")
+    WHERE "status" IN ('completed', 'failed', 'cancelled');
