@@ -211,11 +211,7 @@ describe("schema.prisma and the migrated database", () => {
     ],
     [
       "cyclium_episodes_running_idx",
-      /\(started_at\) WHERE \(\(status\)::text = 'running'::text\)$/,
-    ],
-    [
-      "cyclium_episodes_input_idx",
-      /USING gin \(input jsonb_path_ops\) WHERE \(\(status\)::text <> 'running'::text\)/,
+      /\(source_env, inserted_at DESC, id DESC\) WHERE \(\(status\)::text = 'running'::text\)$/,
     ],
     [
       "cyclium_episodes_running_limit_keys_idx",

@@ -27,9 +27,7 @@ describe("episodeFilterSql", () => {
       params,
     );
     expect(sql).toBe(
-      "source_env = $1 AND id BETWEEN $2::uuid AND $3::uuid" +
-        " AND ((status <> 'running' AND input @> $4::jsonb)" +
-        " OR (status = 'running' AND input @> $4::jsonb)) AND archived_at IS NULL",
+      "source_env = $1 AND id BETWEEN $2::uuid AND $3::uuid AND input @> $4::jsonb AND archived_at IS NULL",
     );
     expect(params.values).toEqual([
       "prod",

@@ -83,11 +83,8 @@ export function episodeFilterSql(filters: EpisodeListFilters, params: SqlParams)
   for (const match of filters.input ?? []) {
     // Containment, so the GIN index on input (jsonb_path_ops) finds the rows: a search for one
     // order number reads the few episodes that have it, not the env's million (see the bench).
-    // That index leaves running episodes out (a start writes no entry to it): their arm is
-    // read through the running index, and the two bitmaps are OR-ed.
     const either = inputContainments(match).map((doc) => `input @> ${params.add(doc)}::jsonb`);
-    const contains = either.length === 1 ? (either[0] ?? "FALSE") : `(${either.join(" OR ")})`;
-    where.push(`((status <> 'running' AND ${contains}) OR (status = 'running' AND ${contains}))`);
+    where.push(either.length === 1 ? (either[0] ?? "FALSE") : `(${either.join(" OR ")})`);
   }
   // Rides the (source_env, status, inserted_at, id) index: failed rows, their attempt read per row.
   if (filters.exhausted === true) where.push("status = 'failed' AND attempt > 1");
