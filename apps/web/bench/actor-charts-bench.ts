@@ -1,8 +1,8 @@
 /**
  * The Telemetry page's per-actor charts (issue 14 item 7) over the list bench's seeded episodes:
  * times readActorCharts (what telemetry.actorCharts calls) for each range and prints the plan
- * of its episode statement, to show it walks cyclium_episodes_finished_idx over the range
- * only. Not a test: nothing is asserted.
+ * of its episode statement, to show it walks cyclium_episodes_env_actor_finished_at_idx over the
+ * range only. Not a test: nothing is asserted.
  *
  *   pnpm --filter @cyclium/web bench:actor-charts      (BENCH_EPISODES, BENCH_RUNS)
  */

@@ -202,8 +202,8 @@ describe("schema.prisma and the migrated database", () => {
       /\(queued_by, actor_id, inserted_at, id\) WHERE \(\(\(status\)::text = 'pending'::text\) AND \(queued_by IS NOT NULL\)\)/,
     ],
     [
-      "cyclium_episodes_finished_idx",
-      /\(actor_id, finished_at\) INCLUDE \(source_env, status, inserted_at, started_at\) WHERE \(\(status\)::text = ANY/,
+      "cyclium_episodes_env_actor_finished_at_idx",
+      /\(source_env, actor_id, finished_at\) INCLUDE \(status, inserted_at, started_at\) WHERE \(finished_at IS NOT NULL\)/,
     ],
     [
       "cyclium_episodes_env_status_inserted_at_id_idx",

@@ -48,9 +48,9 @@ export interface ActorCharts {
 /**
  * One actor's finished episodes in one env over a range, per bucket: throughput by outcome and
  * p50/p95 of queue wait and run time. Each episode counts once, in the bucket it finished in.
- * One statement over cyclium_episodes_finished_idx, bounded by the range (an index range on
- * (actor_id, finished_at), the env and the timings read from the index's INCLUDE columns; the
- * pruner walks the same index, so an episode's end writes one entry for both); empty buckets are filled so the charts show a true zero, not a gap. A retried
+ * One statement over cyclium_episodes_env_actor_finished_at_idx, bounded by the range (an index
+ * range on (source_env, actor_id, finished_at), the timings read from the index's INCLUDE
+ * columns); empty buckets are filled so the charts show a true zero, not a gap. A retried
  * episode's queue wait runs from its creation to its latest start.
  */
 export async function readActorCharts(options: {
@@ -84,7 +84,6 @@ export async function readActorCharts(options: {
                 EXTRACT(EPOCH FROM e.finished_at - e.started_at) * 1000 AS run_ms
            FROM cyclium_episodes e
           WHERE ${scope} AND e.actor_id = ${actor} AND e.finished_at IS NOT NULL
-            AND e.status IN ('completed', 'failed', 'cancelled')
             AND e.finished_at >= ${bounds.from} AND e.finished_at < ${bounds.to}
        ),
        buckets AS (
