@@ -206,14 +206,6 @@ describe("schema.prisma and the migrated database", () => {
       /\(source_env, actor_id, finished_at\) INCLUDE \(status, inserted_at, started_at\) WHERE \(finished_at IS NOT NULL\)/,
     ],
     [
-      "cyclium_episodes_env_status_inserted_at_id_idx",
-      /\(source_env, status, inserted_at DESC, id DESC\) WHERE \(\(status\)::text <> 'running'::text\)/,
-    ],
-    [
-      "cyclium_episodes_running_idx",
-      /\(source_env, inserted_at DESC, id DESC\) WHERE \(\(status\)::text = 'running'::text\)$/,
-    ],
-    [
       "cyclium_episodes_running_limit_keys_idx",
       /USING gin \(limit_keys\) WHERE \(\(\(status\)::text = 'running'::text\) AND \(limit_keys IS NOT NULL\)\)/,
     ],

@@ -39,7 +39,7 @@ type LeaseRow = {
 
 /**
  * The running episodes of an env that hold their own lease, lapsed ones first. Reached through
- * cyclium_episodes_running_idx (every running episode, by env): as many rows as episodes running, not the
+ * cyclium_episodes_running_idx (running, unarchived): as many rows as episodes running, not the
  * history, so a plain limit replaces paging.
  */
 export async function listEpisodeLeases(options: {

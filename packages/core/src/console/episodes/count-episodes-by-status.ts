@@ -27,26 +27,23 @@ function isEpisodeStatus(status: string): status is EpisodeStatus {
 /**
  * Episodes per status in one env, archived ones included (the Overview counts everything that
  * happened). Env matching is strict (SPEC section 8): `null` is the unset env and matches only
- * rows whose source_env is NULL. Each count is an index-only walk stopped at COUNT_CAP + 1: of
- * cyclium_episodes_env_status_inserted_at_id_idx, or of cyclium_episodes_running_idx for the
- * running ones (the status index leaves them out). Each status is a literal of its own count so
- * that the planner can prove which partial index holds it.
+ * rows whose source_env is NULL. Each count is an index-only walk of
+ * cyclium_episodes_env_status_inserted_at_id_idx, stopped at COUNT_CAP + 1.
  */
 export async function countEpisodesByStatus(options: {
   db: Queryable;
   env: string | null;
 }): Promise<EpisodeStatusCounts> {
-  const params = new SqlParams([COUNT_CAP + 1]);
+  const params = new SqlParams([EPISODE_STATUSES, COUNT_CAP + 1]);
   const scope = envScopeSql("e.source_env", options.env, params);
-  const perStatus = EPISODE_STATUSES.map(
-    (status) =>
-      `SELECT '${status}' AS status, (SELECT count(*)::int FROM (
-         SELECT 1 FROM cyclium_episodes e
-          WHERE ${scope} AND e.status = '${status}'
-          LIMIT $1) AS capped) AS count`,
-  );
   const { rows } = await options.db.query<StatusCountRow>(
-    perStatus.join(" UNION ALL "),
+    `SELECT s.status, c.count
+       FROM unnest($1::text[]) AS s(status)
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS count FROM (
+           SELECT 1 FROM cyclium_episodes e
+            WHERE ${scope} AND e.status = s.status
+            LIMIT $2) AS capped) AS c`,
     params.values,
   );
   const counts: EpisodeStatusCounts = {
