@@ -97,13 +97,12 @@ export {
   runBulkEpisodeCommand,
   type EpisodeListFilters,
   countEpisodes,
-  EPISODE_WAIT_REASONS,
   episodeFilterSql,
-  explainPendingEpisodes,
   getEpisodeDetail,
   listEpisodeFacets,
   listEpisodes,
 } from "./episodes/index";
+export { EPISODE_WAIT_REASONS, explainPendingEpisodes } from "../reasons/index";
 export { assertNever } from "../errors/index";
 export { FINDING_STATUSES } from "../findings/index";
 export { listFindings, summariseActiveFindings } from "../findings/queries/index";

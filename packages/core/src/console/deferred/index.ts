@@ -1,15 +1,5 @@
-// The console's read models of trigger requests: the keyset list with open counts, and why a
-// pending request waits (judged with core's mode precedence, as a full node's poller decides).
-export {
-  effectiveActorMode,
-  EXPECTED_PICKUP_MS,
-  explainPendingRequest,
-  PENDING_REASONS,
-  type NodeModes,
-  type OverrideRow,
-  type PendingReason,
-  type PendingReasonCode,
-} from "../../reasons/index";
+// The console's read model of trigger requests: the keyset list with open counts (why a pending
+// request waits is in reasons/).
 export {
   listTriggerRequests,
   type TriggerRequestFilters,

@@ -25,16 +25,6 @@ export {
 } from "./get-episode-detail";
 export { listEpisodeFacets, type EpisodeFacets } from "./list-episode-facets";
 export { listEpisodes, type ListEpisodesOptions } from "./list-episodes";
-export {
-  EPISODE_WAIT_REASONS,
-  explainPendingEpisode,
-  type EpisodeWaitCode,
-  type EpisodeWaitReason,
-  type PendingEpisodeFacts,
-  type WaitActor,
-  type WaitCluster,
-} from "../../reasons/index";
-export { explainPendingEpisodes, type ExplainPendingEpisodesOptions } from "../../reasons/index";
 // The console's bulk action over a filtered list (a read model and the operator commands).
 export {
   BULK_BATCH_SIZE,
