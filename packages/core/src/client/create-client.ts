@@ -17,11 +17,7 @@ import { isCycliumError } from "../errors/index";
 import { retryEpisode } from "../retries/index";
 import { fireDedupeKey, parseFireRequest } from "../runtime/index";
 import { defaultTelemetry, silentLogger, type Logger } from "../telemetry/index";
-import {
-  DeferredRunner,
-  type DeferEpisodeInput,
-  type RequestTiming,
-} from "../deferred/index";
+import { DeferredRunner, type DeferEpisodeInput, type RequestTiming } from "../deferred/index";
 import {
   DEFAULT_TENANT,
   fireTrigger,
