@@ -10,7 +10,7 @@ export interface WorkflowExtension extends NodeExtension {
 
 /**
  * The workflow engine on a node: steps are fired through the node's ActorHost (so they run here,
- * or are deferred on a trigger-only node), and it advances on the cluster bus.
+ * or are deferred on a trigger-only node), and a worker's engine advances on the cluster bus.
  */
 export function workflowExtension(registry: WorkflowRegistry): WorkflowExtension {
   let engine: WorkflowEngine | undefined;
@@ -41,7 +41,11 @@ export function workflowExtension(registry: WorkflowRegistry): WorkflowExtension
         scope: { stack: node.stack, env: node.env },
         logger: node.logger,
       });
-      started.start();
+      // The console (a `web` node) starts instances but never applies a step's end: a transition
+      // is committed before its next step is started, so a console killed in between (a laptop
+      // closed, a deploy) would leave the instance waiting on a step that was never fired. The
+      // workers, which run the steps, apply every transition.
+      if (node.kind !== "web") started.start();
       engine = started;
       return { stop: () => started.stop() };
     },

@@ -36,9 +36,9 @@ export interface TConsoleNodeOptions {
 /**
  * The console's Cyclium node, started, and the runtime its procedures use (SPEC section 1):
  * the deployment's actors in `trigger_only` mode, so a fire creates the pending episode plus a
- * deferred trigger request a full-mode worker executes. The workflow engine and the trigger
- * scheduler run here too, as on every worker (one firing per window cluster-wide, one node
- * applies each workflow transition), so nothing depends on the console being up.
+ * deferred trigger request a full-mode worker executes. The trigger scheduler runs here too, as
+ * on every worker (one firing per window cluster-wide); the workflow engine here starts instances
+ * and leaves their transitions to the workers, so nothing depends on the console being up.
  */
 export async function createConsoleNode(
   options: TConsoleNodeOptions,
