@@ -16,6 +16,7 @@ import {
   startEpisodes,
   type EpisodeEnd,
 } from "../../../packages/core/src/episodes/index";
+import { completedEnd } from "./completed-end";
 import {
   claimTriggerRequests,
   startRequestedEpisodes,
@@ -95,19 +96,11 @@ async function drainWithClaims(client: pg.Client): Promise<void> {
       const request = claimed[index];
       if (start.kind !== "started" || request === undefined) return;
       ends.push({
-        episodeId: start.episode.id,
-        fence: { dedupeKey: claimKeyOf(start.episode), owner: NODE, attempt: start.attempt },
-        status: "completed",
-        result: null,
-        finalStep: {
-          stepNo: 1,
-          outcome: "done",
-          data: null,
-          turns: 0,
-          tokens: 0,
-          durationMs: 0,
+        ...completedEnd(start.episode.id, {
+          dedupeKey: claimKeyOf(start.episode),
+          owner: NODE,
           attempt: start.attempt,
-        },
+        }),
         triggerRequestId: request.id,
       });
     });
@@ -134,21 +127,7 @@ async function drainInRow(client: pg.Client): Promise<void> {
     await endEpisodes(
       {
         node: NODE,
-        ends: started.map(({ episode, fence }): EpisodeEnd => ({
-          episodeId: episode.id,
-          fence,
-          status: "completed",
-          result: null,
-          finalStep: {
-            stepNo: 1,
-            outcome: "done",
-            data: null,
-            turns: 0,
-            tokens: 0,
-            durationMs: 0,
-            attempt: fence.attempt,
-          },
-        })),
+        ends: started.map(({ episode, fence }) => completedEnd(episode.id, fence)),
       },
       client,
     );

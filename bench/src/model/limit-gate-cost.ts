@@ -10,7 +10,8 @@
 //   starts 5 and refuses none.
 //
 //   pnpm --filter @cyclium/bench exec tsx src/model/limit-gate-cost.ts [items] [rounds]
-import { endEpisodes, type EpisodeEnd } from "../../../packages/core/src/episodes/index";
+import { endEpisodes } from "../../../packages/core/src/episodes/index";
+import { completedEnd } from "./completed-end";
 import type { LimitRule } from "../../../packages/core/src/limits/index";
 import { startRequestedEpisodes } from "../../../packages/core/src/deferred/index";
 import { createTestDatabase, prepareTestServer, type TestServer } from "@cyclium/db/testing";
@@ -75,21 +76,7 @@ async function drain(client: pg.Client, limit: number | undefined): Promise<numb
     await endEpisodes(
       {
         node: NODE,
-        ends: started.map(({ episode, fence }): EpisodeEnd => ({
-          episodeId: episode.id,
-          fence,
-          status: "completed",
-          result: null,
-          finalStep: {
-            stepNo: 1,
-            outcome: "done",
-            data: null,
-            turns: 0,
-            tokens: 0,
-            durationMs: 0,
-            attempt: fence.attempt,
-          },
-        })),
+        ends: started.map(({ episode, fence }) => completedEnd(episode.id, fence)),
       },
       client,
     );
