@@ -10,9 +10,11 @@ export interface SuiteArgs {
   seed: number | null;
   /** Overrides the whole run's hard deadline (seconds). */
   deadlineS: number | null;
+  /** Scenarios run at once (`--lanes N`); null: 2 for `--quick`, 1 for the full run. */
+  lanes: number | null;
 }
 
-const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--seed N] [--deadline S] [--check <results dir>]`;
+const USAGE = `usage: pnpm faults [--quick] [--only 1,2,...] [--seed N] [--deadline S] [--lanes N] [--check <results dir>]`;
 const SCENARIO_COUNT = 12;
 
 export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
@@ -24,6 +26,7 @@ export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
       check: { type: "string" },
       seed: { type: "string" },
       deadline: { type: "string" },
+      lanes: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -49,5 +52,10 @@ export function parseSuiteArgs(argv: readonly string[]): SuiteArgs {
     console.error(`--deadline takes a number of seconds\n${USAGE}`);
     process.exit(2);
   }
-  return { quick: values.quick, only, checkDir: values.check ?? null, seed, deadlineS };
+  const lanes = values.lanes === undefined ? null : Number(values.lanes);
+  if (lanes !== null && (!Number.isInteger(lanes) || lanes < 1 || lanes > SCENARIO_COUNT)) {
+    console.error(`--lanes takes a number of scenarios run at once, 1-${SCENARIO_COUNT}\n${USAGE}`);
+    process.exit(2);
+  }
+  return { quick: values.quick, only, checkDir: values.check ?? null, seed, deadlineS, lanes };
 }

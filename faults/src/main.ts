@@ -19,6 +19,7 @@ import { PostgresServer } from "./cluster/postgres-server";
 import { parseSuiteArgs } from "./config";
 import { runScenario, scenarioDir, type ScenarioBounds } from "./scenarios/run-scenario";
 import { SCENARIOS } from "./scenarios/index";
+import type { Scenario } from "./scenarios/scenario";
 
 const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../results");
 
@@ -64,6 +65,8 @@ async function recheck(dir: string): Promise<ScenarioReport[]> {
 interface SuiteOptions {
   quick: boolean;
   only: number[] | null;
+  /** Scenarios run at once, each lane on its own PostgreSQL server. */
+  lanes: number;
   seed: number;
   runDir: string;
   /** Filled as scenarios finish, so that the overall deadline can still report them. */
@@ -71,41 +74,66 @@ interface SuiteOptions {
 }
 
 async function runSuite(options: SuiteOptions): Promise<ScenarioReport[]> {
-  const { quick, only, seed, runDir, reports } = options;
+  const { only, lanes, reports } = options;
   const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.id)) : SCENARIOS;
-  const server = await PostgresServer.start(log);
-  servers.add(server);
   const cleanup = (): void => {
     killEveryChild();
-    void server.destroy().finally(() => process.exit(130));
+    void Promise.all([...servers].map((server) => server.destroy())).finally(() =>
+      process.exit(130),
+    );
   };
   process.once("SIGINT", cleanup);
   process.once("SIGTERM", cleanup);
-  const bounds = quick ? QUICK_BOUNDS : FULL_BOUNDS;
+  // The lanes take the next scenario in order as each finishes; a lane runs on a server of its
+  // own, so a PostgreSQL restart in one lane never touches another lane's scenario.
+  const queue = [...scenarios];
+  const laneCount = Math.max(1, Math.min(lanes, scenarios.length));
   try {
-    for (const scenario of scenarios) {
-      const started = performance.now();
-      try {
-        await runScenario(scenario, { server, runDir, quick, seed, bounds, log });
-        reports.push(await checkRun(scenarioDir(runDir, scenario)));
-      } catch (error) {
-        killEveryChild();
-        reports.push(crashed(scenario.id, scenario.name, error));
-      }
-      const last = reports.at(-1);
-      const seconds = Math.round((performance.now() - started) / 1000);
-      if (last) {
-        log(
-          `s${last.id} ${last.passed ? "passed" : "FAILED"} in ${seconds} s ${JSON.stringify(last.counts)}`,
-        );
-      }
+    // Started one after another: each start clears what a killed run left behind.
+    const laneServers: PostgresServer[] = [];
+    for (let lane = 0; lane < laneCount; lane += 1) {
+      const server = await PostgresServer.start(log, lane);
+      servers.add(server);
+      laneServers.push(server);
     }
+    await Promise.all(laneServers.map((server) => runLane(queue, server, options)));
   } finally {
     killEveryChild();
-    servers.delete(server);
-    await server.destroy();
+    await Promise.all(
+      [...servers].map(async (server) => {
+        servers.delete(server);
+        await server.destroy();
+      }),
+    );
   }
+  reports.sort((a, b) => a.id - b.id);
   return reports;
+}
+
+/** One lane: on its own PostgreSQL server, takes scenarios off the shared queue until none is left. */
+async function runLane(
+  queue: Scenario[],
+  server: PostgresServer,
+  options: SuiteOptions,
+): Promise<void> {
+  const { quick, seed, runDir, reports } = options;
+  const bounds = quick ? QUICK_BOUNDS : FULL_BOUNDS;
+  for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+    const started = performance.now();
+    let report: ScenarioReport;
+    try {
+      await runScenario(scenario, { server, runDir, quick, seed, bounds, log });
+      report = await checkRun(scenarioDir(runDir, scenario));
+    } catch (error) {
+      // runScenario stops its own cluster; what it could not stop dies with the run.
+      report = crashed(scenario.id, scenario.name, error);
+    }
+    reports.push(report);
+    const seconds = Math.round((performance.now() - started) / 1000);
+    log(
+      `s${report.id} ${report.passed ? "passed" : "FAILED"} in ${seconds} s ${JSON.stringify(report.counts)}`,
+    );
+  }
 }
 
 const servers = new Set<PostgresServer>();
@@ -165,7 +193,8 @@ async function main(): Promise<void> {
       .then(() => writeReport(reports, runDir, `${command} (deadline)`, started, loadBefore))
       .finally(() => process.exit(1));
   }, deadlineMs);
-  await runSuite({ quick: args.quick, only: args.only, seed, runDir, reports });
+  const lanes = args.lanes ?? (args.quick ? 2 : 1);
+  await runSuite({ quick: args.quick, only: args.only, lanes, seed, runDir, reports });
   clearTimeout(deadline);
   await writeReport(reports, runDir, command, started, loadBefore);
   if (reports.length === 0 || reports.some((r) => !r.passed)) process.exitCode = 1;

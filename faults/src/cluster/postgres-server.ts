@@ -24,7 +24,7 @@ export function withDatabase(url: string, database: string): string {
 }
 
 /**
- * The suite's own PostgreSQL: a private embedded cluster per run (`.data/pg-faults-<pid>`), since
+ * The suite's own PostgreSQL: a private embedded cluster per lane (`.data/pg-faults-<pid>-<lane>`), since
  * scenario 4 crashes and restarts it, which nobody else's database should suffer. Durable
  * (fsync and synchronous commit on): with `fast` settings an immediate stop may lose commits the
  * server already acknowledged, and the checker would blame the product for the test bed.
@@ -47,9 +47,10 @@ export class PostgresServer {
     this.#log = log;
   }
 
-  static async start(log: (message: string) => void): Promise<PostgresServer> {
+  /** `lane`: the suite's lanes each run a server of their own (`.data/pg-faults-<pid>-<lane>`). */
+  static async start(log: (message: string) => void, lane = 0): Promise<PostgresServer> {
     await removeLeftovers(log);
-    const dataDir = path.join(dataRoot, `${DIR_PREFIX}${process.pid}`);
+    const dataDir = path.join(dataRoot, `${DIR_PREFIX}${process.pid}-${lane}`);
     const embedded = await ensureEmbeddedPostgres({ dataDir, database: TEMPLATE, log });
     await migrate({ url: withDatabase(embedded.serverUrl, TEMPLATE), migrationsDir });
     return new PostgresServer(dataDir, embedded.serverUrl, () => embedded.stop(), log);
@@ -147,7 +148,7 @@ async function servesDirectory(pid: number, dataDir: string): Promise<boolean> {
 async function removeLeftovers(log: (message: string) => void): Promise<void> {
   const entries = await readdir(dataRoot).catch(() => [] as string[]);
   for (const entry of entries) {
-    const match = new RegExp(`^${DIR_PREFIX}(\\d+)$`).exec(entry);
+    const match = new RegExp(`^${DIR_PREFIX}(\\d+)(?:-\\d+)?$`).exec(entry);
     const owner = Number(match?.[1]);
     if (!match || isAlive(owner)) continue;
     const dataDir = path.join(dataRoot, entry);
