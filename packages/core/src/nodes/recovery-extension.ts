@@ -3,13 +3,17 @@ import type { WorkflowEngine } from "../workflows/index";
 import { createRecovery, type Recovery } from "../recovery/create-recovery";
 import type { ResolveRecoveryPolicy } from "../actors/recovery-policy";
 import { startRecoveryTimer } from "../recovery/recovery-timer";
+import { DEFAULT_STALE_AFTER_MS } from "../recovery/recovery-sweep";
 
 export interface RecoveryExtensionOptions {
   delayMs: number;
   intervalMs: number;
   staleAfterMs?: number | undefined;
   resolvePolicy?: ResolveRecoveryPolicy | undefined;
-  /** Also start due workflow retries of this node's engine on every run. */
+  /**
+   * Also start due workflow retries of this node's engine on every run, and the steps a stopped
+   * engine committed but never fired.
+   */
   workflows?: { readonly engine: WorkflowEngine | undefined } | undefined;
 }
 
@@ -55,7 +59,11 @@ export function recoveryExtension(options: RecoveryExtensionOptions): RecoveryEx
             resolvePolicy: options.resolvePolicy,
           });
           await bound.reconcileWorkflows();
-          await options.workflows?.engine?.startAllDueRetries();
+          const engine = options.workflows?.engine;
+          await engine?.startAllDueRetries();
+          await engine?.startUnstartedSteps({
+            olderThanMs: options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+          });
         },
       });
       return { stop: () => timer.stop() };

@@ -9,6 +9,7 @@ import {
   type TEpisodeEvent,
 } from "../episodes/episode-events";
 import { loadWorkflowInstance } from "./load-workflow-instance";
+import { parseStepStates } from "./workflow-instance-row";
 import { databaseStepStarter } from "./testing/index";
 import { defineWorkflow } from "./workflow-definition";
 import { WorkflowEngine } from "./workflow-engine";
@@ -216,6 +217,83 @@ describe("WorkflowEngine", () => {
       expect(rc.replayed).toBe(0);
     } finally {
       engine.stop();
+    }
+  });
+  it("fires a step its engine committed but never fired, and only that one", async () => {
+    const bus = new MemoryBus();
+    // Node A applies check's end, then dies while it fires advise: for the first instance the
+    // fire never reaches the database; for the second it inserts the episode, then never returns.
+    const reached = databaseStepStarter(db.pool);
+    const nodeA = new WorkflowEngine({
+      db: db.pool,
+      registry: new WorkflowRegistry().register(pipeline),
+      startStep: async (request) => {
+        if (request.workflowStep !== "advise") return reached.start(request);
+        if (
+          request.input !== null &&
+          (request.input as { resource?: string }).resource === "db-2"
+        ) {
+          await reached.start(request);
+        }
+        return new Promise(() => undefined);
+      },
+      scope: { stack: null, env: null },
+    });
+    const nodeB = engineOn(bus);
+    try {
+      const lost = await nodeA.startWorkflow({
+        workflow: "pipeline",
+        context: { resource: "db-1" },
+      });
+      const fired = await nodeA.startWorkflow({
+        workflow: "pipeline",
+        context: { resource: "db-2" },
+      });
+      for (const { instanceId } of [lost, fired]) {
+        const episodeId = await finishStep(bus, instanceId, "check", "completed", false);
+        void nodeA.handleEpisodeEvent({
+          episodeId,
+          actorId: "resource_monitor",
+          expectationId: "check_resource_limits",
+          workflowInstanceId: instanceId,
+          workflowStep: "check",
+          status: "completed",
+        });
+      }
+      for (const { instanceId } of [lost, fired]) {
+        await expect
+          .poll(
+            async () =>
+              parseStepStates((await loadWorkflowInstance(instanceId, db.pool))?.step_states).advise
+                ?.status,
+          )
+          .toBe("running");
+      }
+
+      // A live node may still be firing it: nothing happens before the instance is stale.
+      expect(await nodeB.engine.startUnstartedSteps({ olderThanMs: 60_000 })).toBe(0);
+      expect(await nodeB.engine.startUnstartedSteps({ olderThanMs: 0 })).toBe(1);
+      expect(nodeB.starter.requests).toEqual([
+        expect.objectContaining({
+          workflowInstanceId: lost.instanceId,
+          workflowStep: "advise",
+          idempotencyKey: `workflow:${lost.instanceId}:advise:1`,
+          input: { resource: "db-1", advice: true },
+        }),
+      ]);
+      expect(await nodeB.engine.startUnstartedSteps({ olderThanMs: 0 })).toBe(0);
+
+      await finishStep(bus, lost.instanceId, "advise");
+      expect((await loadWorkflowInstance(lost.instanceId, db.pool))?.status).toBe("done");
+      const { rows } = await db.pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM cyclium_episodes
+          WHERE workflow_instance_id = ANY($1::uuid[]) AND workflow_step = 'advise'`,
+        [[lost.instanceId, fired.instanceId]],
+      );
+      expect(rows[0]?.count).toBe(2);
+    } finally {
+      nodeA.stop();
+      nodeB.engine.stop();
     }
   });
 });

@@ -20,7 +20,9 @@ import {
   ZEpisodeEvent,
 } from "../episodes/episode-events";
 import { findDueWorkflowRetries } from "./find-due-workflow-retries";
+import { findUnstartedWorkflowSteps } from "./find-unstarted-workflow-steps";
 import { insertWorkflowInstance } from "./insert-workflow-instance";
+import { loadWorkflowInstance } from "./load-workflow-instance";
 import type { WorkflowInstanceStatus } from "./step-state";
 import {
   stepIdempotencyKey,
@@ -30,7 +32,7 @@ import {
 } from "./step-starter";
 import { transitionInstance, type ComputeTransition } from "./transition-instance";
 import type { WorkflowDefinition } from "./workflow-definition";
-import type { WorkflowInstanceRow } from "./workflow-instance-row";
+import { parseStepStates, type WorkflowInstanceRow } from "./workflow-instance-row";
 import type { WorkflowRegistry } from "./workflow-registry";
 
 export interface WorkflowEngineOptions {
@@ -203,6 +205,36 @@ export class WorkflowEngine {
     let started = 0;
     for (const id of ids) if (await this.startDueRetries(id)) started++;
     return started;
+  }
+
+  /**
+   * Fires the steps a stopped engine left `running` without an episode (it committed their
+   * transition, then died before firing them), once their instance has been untouched for
+   * `olderThanMs`; run with the recovery cycle. The step's idempotency key makes a start that
+   * did happen dedupe instead of running twice. Returns the steps fired.
+   */
+  async startUnstartedSteps(options: { olderThanMs: number }): Promise<number> {
+    const steps = await findUnstartedWorkflowSteps(
+      { scope: this.#options.scope, olderThanMs: options.olderThanMs, limit: 1_000 },
+      this.#options.db,
+    );
+    let fired = 0;
+    for (const { instanceId, step, attempt } of steps) {
+      const row = await loadWorkflowInstance(instanceId, this.#options.db);
+      const definition = row && this.#options.registry.get(row.workflow_name);
+      if (!row || !definition) continue;
+      const state = parseStepStates(row.step_states)[step];
+      if (state?.status !== "running" || state.attempt !== attempt || state.episodeId !== null) {
+        continue;
+      }
+      this.#logger.warn(
+        { instance_id: instanceId, step, attempt },
+        "firing a workflow step whose start was lost with its node",
+      );
+      await this.#startStep(definition, row, step, attempt);
+      fired++;
+    }
+    return fired;
   }
 
   /** An operator's retry of a step paused by the `pause` failure policy. */
