@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ let thiefPool: pg.Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  thiefPool = new pg.Pool({ connectionString: db.url, max: 2 });
+  thiefPool = db.newPool({ max: 2 });
 });
 
 afterAll(async () => {

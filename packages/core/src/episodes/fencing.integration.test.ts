@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireClaim, PostgresWorkClaims, type ClaimFence } from "../claims/index";
@@ -13,7 +13,7 @@ let otherNode: pg.Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  otherNode = new pg.Pool({ connectionString: db.url, max: 3 });
+  otherNode = db.newPool({ max: 3 });
 });
 
 afterAll(async () => {

@@ -1,5 +1,4 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireClaim } from "../claims/index";
 import { createManualEpisode } from "./testing/index";
@@ -109,7 +108,7 @@ describe("startEpisodes", () => {
   });
 
   it("lets exactly one of two nodes start an episode both try to start at once", async () => {
-    const other = new pg.Pool({ connectionString: db.url, max: 2 });
+    const other = db.newPool({ max: 2 });
     try {
       const batch = await Promise.all(Array.from({ length: 20 }, () => pendingEpisode()));
       const [a, b] = await Promise.all([

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEpisode } from "../episodes/start-episode";
 import { startEpisodes } from "../episodes/start-episodes";
@@ -16,15 +16,7 @@ let pools: pg.Pool[];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  pools = Array.from({ length: 6 }, () => {
-    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-    // pool.end() resolves once its clients are asked to end, not once their backends are gone:
-    // the drop below (WITH FORCE) can still terminate one (57P01), which an idle client reports
-    // as an 'error' event on its pool. Without a handler that fails the run as unhandled.
-    pool.on("error", () => undefined);
-    pool.on("connect", (client) => client.on("error", () => undefined));
-    return pool;
-  });
+  pools = Array.from({ length: 6 }, () => db.newPool({ max: 1 }));
 });
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));

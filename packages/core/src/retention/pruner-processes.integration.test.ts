@@ -1,6 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresWorkClaims } from "../claims/index";
 import { spawnTestProcess, type TestProcess } from "../recovery/testing/index";
@@ -44,10 +43,7 @@ describe("two pruners at once", () => {
     await seedOld(3_000, "race");
     // Two connections run the batch statement side by side until both find nothing (the claim
     // that normally keeps them apart is bypassed on purpose: SKIP LOCKED alone must suffice).
-    const pools = [
-      new pg.Pool({ connectionString: db.url, max: 1 }),
-      new pg.Pool({ connectionString: db.url, max: 1 }),
-    ];
+    const pools = [db.newPool({ max: 1 }), db.newPool({ max: 1 })];
     try {
       const totals = await Promise.all(
         pools.map(async (pool) => {

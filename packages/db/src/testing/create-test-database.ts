@@ -8,6 +8,11 @@ export interface TestDatabase {
   /** A pool on it, closed by `drop()`. */
   pool: pg.Pool;
   name: string;
+  /**
+   * Another pool on it (a second node, a thief, a racer), with the same handling of clients
+   * whose backend goes away; `drop()` ends it if the test did not.
+   */
+  newPool(options?: { max?: number }): pg.Pool;
   drop(): Promise<void>;
 }
 
@@ -46,21 +51,29 @@ export async function createTestDatabase(
     await admin.end();
   }
   const url = withDatabase(serverUrl, name);
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // A client whose backend goes away (a test cutting connections, or `drop()` terminating a
-  // client a test still holds) must not crash the test process with an unhandled 'error'
-  // event; queries on such a client still reject, which is what tests observe.
-  pool.on("error", () => undefined);
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  const pools: pg.Pool[] = [];
+  const newPool = (max: number): pg.Pool => {
+    const pool = new pg.Pool({ connectionString: url, max });
+    // A client whose backend goes away (a test cutting connections, or `drop()` terminating a
+    // client a test still holds: pool.end() resolves before the backends are gone) must not
+    // crash the test process with an unhandled 'error' event; queries on such a client still
+    // reject, which is what tests observe.
+    pool.on("error", () => undefined);
+    pool.on("connect", (client) => client.on("error", () => undefined));
+    pools.push(pool);
+    return pool;
+  };
+  const pool = newPool(options.poolSize ?? 10);
   let dropped = false;
   return {
     url,
     pool,
     name,
+    newPool: (poolOptions = {}) => newPool(poolOptions.max ?? 10),
     async drop() {
       if (dropped) return;
       dropped = true;
-      await pool.end();
+      await Promise.all(pools.filter((open) => !open.ending).map((open) => open.end()));
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
       try {

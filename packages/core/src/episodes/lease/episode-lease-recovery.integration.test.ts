@@ -1,5 +1,4 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkFence, PostgresWorkClaims } from "../../claims/index";
 import { sweepOrphanedEpisodes } from "../../recovery/recovery-sweep";
@@ -57,7 +56,7 @@ describe("recovery of episodes holding their own lease", () => {
     it(`restarts a lapsed one exactly once across nodes and fences its old owner (${gate})`, async () => {
       const dead = await orphan();
       await lapse(db, dead.episode.id);
-      const pools = Array.from({ length: 3 }, () => new pg.Pool({ connectionString: db.url }));
+      const pools = Array.from({ length: 3 }, () => db.newPool());
       try {
         const results = await Promise.all(
           pools.map((pool, i) =>

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkFence } from "../../claims/index";
 import { Telemetry, type TelemetryEvent } from "../../telemetry/index";
@@ -70,7 +70,7 @@ describe("starting requested episodes under their own lease", () => {
 
   it("starts each episode exactly once when two nodes drain the same requests", async () => {
     const ids = await seed(300);
-    const pools = [1, 2].map(() => new pg.Pool({ connectionString: db.url, max: 2 }));
+    const pools = [1, 2].map(() => db.newPool({ max: 2 }));
     try {
       const drain = async (node: string, pool: pg.Pool) => {
         const mine: string[] = [];
@@ -210,7 +210,7 @@ describe("steals and fencing of the episode's own lease", () => {
     await seed(1);
     const { episode } = await startOne("dead");
     await lapse(episode.id);
-    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: db.url }));
+    const pools = Array.from({ length: 4 }, () => db.newPool());
     try {
       const outcomes = await Promise.all(
         pools.map((pool, i) =>

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkFence } from "../../claims/index";
 import { endEpisodes } from "../end-episodes";
@@ -72,7 +72,7 @@ describe("startLeasedEpisodes", () => {
 
   it("starts each episode once when two nodes start the same batch", async () => {
     const ids = await queued(50);
-    const pools = [1, 2].map(() => new pg.Pool({ connectionString: db.url, max: 1 }));
+    const pools = [1, 2].map(() => db.newPool({ max: 1 }));
     try {
       const [a, b] = await Promise.all([
         startAll("node-a", ids, pools[0]),
