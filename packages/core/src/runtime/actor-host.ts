@@ -1,4 +1,4 @@
-import { claimCap } from "../limits/index";
+import { claimCap, type LimitFreedListener } from "../limits/index";
 import { setMaxListeners } from "node:events";
 import { runsOnStack, type ActorDefinition } from "../actors/index";
 import type { Episode } from "../episodes/index";
@@ -182,6 +182,11 @@ export class ActorHost implements PollerHost {
 
   onSlotFreed(listener: (actorId: string) => void): () => void {
     return this.#slots.onSlotFreed(listener);
+  }
+
+  /** PollerHost: offered first the wake-up of a limited episode's end here (LimitWakeups). */
+  onLimitFreed(listener: LimitFreedListener): () => void {
+    return this.runner.limitWakeups.onLimitFreed(listener);
   }
 
   /** Creates an episode for an expectation and runs or defers it here (see FireIntake). */

@@ -19,12 +19,12 @@ import { startEpisode } from "../episodes/start-episode";
 import { EpisodeLeaseClaims, recordRunTraceparent } from "../episodes/lease/index";
 import type { LimitRule } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
-import { wakeTriggerRequestPollers } from "../deferred/wake-trigger-request-pollers";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
 import type { EpisodeRunResult } from "./episode-run-result";
 import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
 import { EpisodeTrace } from "./episode-trace";
 import { guardedCall } from "./guarded-call";
+import { LimitWakeups } from "./limit-wakeups";
 import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
 import { retryDelayMs } from "./retry-backoff";
 import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
@@ -129,8 +129,8 @@ export class LocalRunner {
   readonly #unstarts: StartedAheadUnstarts;
   /** Hands running episodes back to pending when the node stops before they finish. */
   readonly #handBacks: RunningHandBacks;
-  /** Per env, a wake-up of the pollers in flight after a limited episode ended (#limitFreed). */
-  readonly #limitWakes = new Map<string, { again: boolean }>();
+  /** Who a limited episode's end here wakes: this node's poller first (LimitWakeups). */
+  readonly limitWakeups: LimitWakeups;
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.#keeper = new LeaseKeeper({
@@ -163,6 +163,7 @@ export class LocalRunner {
     });
     this.#unstarts = new StartedAheadUnstarts(options);
     this.#handBacks = new RunningHandBacks(options);
+    this.limitWakeups = new LimitWakeups(options);
   }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
@@ -183,7 +184,9 @@ export class LocalRunner {
     } finally {
       trace.end(result);
       this.#active.delete(episode.id);
-      if (limits.length > 0 && ranHere(result)) this.#limitFreed(episode.sourceEnv);
+      if (limits.length > 0 && ranHere(result)) {
+        this.limitWakeups.freed(episode.sourceEnv, limits);
+      }
       if (result.kind === "limited") {
         const reason = result.wait.c === "rate" ? "rate_limited" : "concurrency_limited";
         this.options.telemetry.emit(
@@ -198,33 +201,6 @@ export class LocalRunner {
   /** True when episodes started here hold their lease in their row (see #inRow). */
   get leasesInRow(): boolean {
     return this.#inRow !== undefined;
-  }
-
-  /**
-   * A limited episode that ran here no longer runs: its slot is free, so every poller of its env
-   * is woken at once (SPEC section 16). One NOTIFY in flight per env; ends meanwhile fold into one
-   * more, so a burst of ends costs two.
-   */
-  #limitFreed(env: string | null): void {
-    const key = env ?? "";
-    const state = this.#limitWakes.get(key);
-    if (state !== undefined) {
-      state.again = true;
-      return;
-    }
-    const next = { again: false };
-    this.#limitWakes.set(key, next);
-    const send = async (): Promise<void> => {
-      do {
-        next.again = false;
-        await wakeTriggerRequestPollers({ wakeups: [{ env }] }, this.options.db).catch(
-          (err: unknown) =>
-            this.options.logger.warn({ err }, "could not wake pollers after a limited episode"),
-        );
-      } while (next.again);
-      this.#limitWakes.delete(key);
-    };
-    void send();
   }
 
   async #run(episode: Episode, runOptions: TracedRun): Promise<EpisodeRunResult> {
