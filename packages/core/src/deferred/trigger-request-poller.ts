@@ -74,7 +74,12 @@ export interface PollerHost {
    */
   dispatch(
     episode: Episode,
-    opts: TTriggerRequestOpts & { triggerRequestId: string; started?: StartedEpisodeLease },
+    /** `priority`: the request's claim priority (orders the local queue it waits in). */
+    opts: TTriggerRequestOpts & {
+      triggerRequestId: string;
+      started?: StartedEpisodeLease;
+      priority?: number;
+    },
   ): DispatchResult;
   onSlotFreed(listener: (actorId: string) => void): () => void;
   /** Limited episodes' ends here, offered to the poller first (SPEC section 16). */
@@ -494,6 +499,7 @@ export class TriggerRequestPoller {
     const dispatched = host.dispatch(request.episode, {
       ...request.opts,
       triggerRequestId: request.id,
+      priority: request.priority,
     });
     if (dispatched.kind !== "queued") {
       logger.warn(
