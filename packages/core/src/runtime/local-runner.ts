@@ -14,7 +14,7 @@ import { assertNever } from "../errors/index";
 import { startEpisode } from "../episodes/start-episode";
 import { EpisodeLeaseClaims, recordRunTraceparent } from "../episodes/lease/index";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
-import type { EpisodeRunResult } from "./episode-run-result";
+import { ranHere, type EpisodeRunResult } from "./episode-run-result";
 import { EpisodeTrace } from "./episode-trace";
 import { LimitWakeups } from "./limit-wakeups";
 import { isWakeResume } from "../waits/index";
@@ -326,26 +326,5 @@ export class LocalRunner {
       default:
         return assertNever(started, "start result");
     }
-  }
-}
-
-/** Whether the run started the episode here (so its end freed a limited slot). */
-function ranHere(result: EpisodeRunResult): boolean {
-  switch (result.kind) {
-    case "busy":
-    case "not_pending":
-    case "limited":
-      return false;
-    case "completed":
-    case "failed":
-    case "left_running":
-    case "unstarted":
-    case "handed_back":
-    case "retry_scheduled":
-    case "waiting":
-    case "error":
-      return true;
-    default:
-      return assertNever(result, "episode run result");
   }
 }
