@@ -177,9 +177,15 @@ async function main(): Promise<void> {
   const systems = ALL_SYSTEMS.filter((system) => config.systems.some((id) => id === system.id));
   if (config.baseline !== undefined) {
     // Right after today's cyclium, so that each repetition measures the two back to back.
-    const baseline = await prepareBaseline(config.baseline, log);
-    const at = systems.findIndex((system) => system.id === "cyclium");
-    systems.splice(at + 1, 0, baseline);
+    const ids = (["cyclium", "cyclium-limited"] as const).filter((id) =>
+      systems.some((system) => system.id === id),
+    );
+    const baselines = await prepareBaseline(config.baseline, ids, log);
+    for (const baseline of baselines) {
+      const id = baseline.child?.system;
+      const at = systems.findIndex((system) => system.id === id);
+      systems.splice(at + 1, 0, baseline);
+    }
   }
   // A cluster of the bench's own (durable, like a real server): WAL is counted cluster-wide, so
   // the dev cluster's other databases would add to it, and nobody else stops this one mid-run.

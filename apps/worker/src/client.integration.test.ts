@@ -23,7 +23,9 @@ beforeAll(async () => {
     env: {
       DATABASE_URL: db.url,
       CYCLIUM_DEPLOYMENT: CLIENT_DEPLOYMENT_PATH,
-      CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "500",
+      // The fallback poll: every wake-up the tests below wait for comes sooner (a NOTIFY, or the
+      // timer for the earliest due request), so a late start is not hidden by the fallback.
+      CYCLIUM_TRIGGER_POLL_INTERVAL_MS: "5000",
     },
   });
   await worker.ready;
@@ -136,24 +138,34 @@ describe("createClient against a real worker", () => {
     }
   });
 
-  it("starts a delayed fire only once it is due, and keeps its priority", async () => {
+  it("starts a run at a time no earlier, and within a second after; keeps its priority", async () => {
+    // 3 s ahead by the database clock (SPEC section 16: no episode starts before its run_at).
+    const { rows: clock } = await db.pool.query<{ at: Date }>(
+      "SELECT now() + interval '3 seconds' AS at",
+    );
+    const runAt = clock[0]?.at ?? new Date();
     const fired = await client.fire({
       actorId: "client_steps",
       expectationId: "run",
       input: { steps: 1 },
-      delayMs: 1_500,
+      runAt,
       priority: 9,
     });
     expect((await client.get(fired.episodeId ?? ""))?.status).toBe("pending");
     expect(await fired.result({ timeoutMs: 30_000 })).toMatchObject({ kind: "completed" });
-    // The database clock decides: the episode started no earlier than its request's run_at.
-    const { rows } = await db.pool.query<{ on_time: boolean; priority: number }>(
-      `SELECT e.started_at >= r.run_at AS on_time, r.priority
+    // Both instants from the database clock: the start's (its statement's now()) and run_at.
+    // The worker's fallback poll is 5 s away: the poller's timer for the earliest due request
+    // is what starts it on time.
+    const { rows } = await db.pool.query<{ late_ms: number; priority: number }>(
+      `SELECT (extract(epoch FROM e.started_at - r.run_at) * 1000)::float8 AS late_ms, r.priority
          FROM cyclium_episodes e JOIN cyclium_trigger_requests r ON r.episode_id = e.id
         WHERE e.id = $1`,
       [fired.episodeId],
     );
-    expect(rows).toEqual([{ on_time: true, priority: 9 }]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.priority).toBe(9);
+    expect(rows[0]?.late_ms).toBeGreaterThanOrEqual(0);
+    expect(rows[0]?.late_ms).toBeLessThan(1_000);
     const untyped = client as unknown as CycliumClient;
     await expect(
       untyped.fire({

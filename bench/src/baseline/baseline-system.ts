@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { dataRoot } from "@cyclium/db";
 import type { BenchSystem } from "../systems/system";
+import type { BuiltinSystemId } from "../systems/system-id";
 
 const run = promisify(execFile);
 const PNPM = ["-y", "pnpm@10.34.8"];
@@ -17,11 +18,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
  * and then reused by later runs. The parent loads that checkout's own cyclium system (its
  * migrations, seed and exactly-once check, which may differ from today's schema) and its worker
  * processes run that checkout's bench child, so the drain and the latency run on its core.
+ * `cyclium-limited@<sha>` comes too when `cyclium-limited` is among the systems run.
  */
 export async function prepareBaseline(
   ref: string,
+  ids: readonly BaselineOf[],
   log: (message: string) => void,
-): Promise<BenchSystem> {
+): Promise<BenchSystem[]> {
   const git = async (...args: string[]) =>
     (await run("git", args, { cwd: HERE, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
   const sha = await git("rev-parse", "--verify", `${ref}^{commit}`);
@@ -44,17 +47,22 @@ export async function prepareBaseline(
   const entry = path.join(dir, "bench", "src", "child", "main.ts");
   const module = (await import(
     pathToFileURL(path.join(dir, "bench", "src", "systems", "cyclium", "system.ts")).href
-  )) as { cycliumSystem?: BenchSystem };
-  const base = module.cycliumSystem;
-  if (base === undefined) throw new Error(`${short} has no bench cyclium system to compare with`);
-  return {
-    ...base,
-    id: `cyclium@${short}`,
-    label: `cyclium@${short}`,
-    settings: `${base.settings}; schema, seed, core and worker of ${short} (.data/bench-baseline/${short}…)`,
-    child: { entry, system: "cyclium" },
-  };
+  )) as { cycliumSystem?: BenchSystem; cycliumLimitedSystem?: BenchSystem };
+  return ids.map((id) => {
+    const base = id === "cyclium" ? module.cycliumSystem : module.cycliumLimitedSystem;
+    if (base === undefined) throw new Error(`${short} has no bench ${id} system to compare with`);
+    return {
+      ...base,
+      id: `${id}@${short}`,
+      label: `${base.label}@${short}`,
+      settings: `${base.settings}; schema, seed, core and worker of ${short} (.data/bench-baseline/${short}…)`,
+      child: { entry, system: id },
+    };
+  });
 }
+
+/** The systems a `--baseline` run measures at the earlier commit too. */
+export type BaselineOf = Extract<BuiltinSystemId, "cyclium" | "cyclium-limited">;
 
 async function install(dir: string): Promise<void> {
   await run("npx", [...PNPM, "install", "--frozen-lockfile", "--offline"], {

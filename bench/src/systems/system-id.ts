@@ -33,8 +33,11 @@ export const QUICK_SYSTEM_IDS: readonly BuiltinSystemId[] = DEFAULT_SYSTEM_IDS.f
 
 /** A system of this checkout, which any bench worker process can run. */
 export type BuiltinSystemId = (typeof SYSTEM_IDS)[number];
-/** `--baseline <ref>`: cyclium as an earlier commit built it, run from its own worktree. */
-export type BaselineSystemId = `cyclium@${string}`;
+/**
+ * `--baseline <ref>`: cyclium (and `cyclium-limited`) as an earlier commit built it, run from its
+ * own worktree.
+ */
+export type BaselineSystemId = `cyclium@${string}` | `cyclium-limited@${string}`;
 export type SystemId = BuiltinSystemId | BaselineSystemId;
 
 export function isSystemId(value: string): value is BuiltinSystemId {

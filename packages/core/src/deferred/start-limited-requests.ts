@@ -15,6 +15,11 @@ export interface LimitedRequests {
   /** At most this many of an actor's requests per call (limits' claimCap); none: its slots. */
   capFor?(actorId: string): number | undefined;
   /**
+   * The actor's own `global` rule in an env (limits' actorGlobalRule): a call takes no more of
+   * its requests than that limit has room for now.
+   */
+  roomFor?(actorId: string, env: string | null): LimitRule | undefined;
+  /**
    * Called with the earliest instant a rate limit that refused one of this call's requests lets
    * a start through: the caller polls again then (nothing else wakes it for a rate limit).
    */
@@ -40,6 +45,7 @@ export async function startLimitedRequests(
   const limits = options.limits.map(({ actorId, limit }) => ({
     actorId,
     limit: Math.min(limit, limited.capFor?.(actorId) ?? limit),
+    room: limited.roomFor?.(actorId, options.sourceEnv),
   }));
   const pick = pickDueRequests({ ...options, limits }, [
     "id",

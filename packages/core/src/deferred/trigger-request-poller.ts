@@ -4,7 +4,7 @@ import type { Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import type { Mode } from "../modes/index";
-import type { LimitWait } from "../limits/index";
+import type { FreedLimit, LimitFreedListener, LimitWait } from "../limits/index";
 import type { Logger, Telemetry } from "../telemetry/index";
 import { startJitteredInterval, type JitteredInterval } from "../timers/index";
 import { DEFAULT_PRIORITY_AGEING_MS } from "./age-trigger-requests";
@@ -74,9 +74,16 @@ export interface PollerHost {
    */
   dispatch(
     episode: Episode,
-    opts: TTriggerRequestOpts & { triggerRequestId: string; started?: StartedEpisodeLease },
+    /** `priority`: the request's claim priority (orders the local queue it waits in). */
+    opts: TTriggerRequestOpts & {
+      triggerRequestId: string;
+      started?: StartedEpisodeLease;
+      priority?: number;
+    },
   ): DispatchResult;
   onSlotFreed(listener: (actorId: string) => void): () => void;
+  /** Limited episodes' ends here, offered to the poller first (SPEC section 16). */
+  onLimitFreed?(listener: LimitFreedListener): () => void;
 }
 
 export interface PollerModes {
@@ -140,6 +147,12 @@ export class TriggerRequestPoller {
   #maintenanceTimer: JitteredInterval | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #offSlotFreed: (() => void) | undefined;
+  #offLimitFreed: (() => void) | undefined;
+  /**
+   * Concurrency keys whose slots limited episodes that ended here freed, with how many: the next
+   * poll should reuse them, and whatever it does not reuse wakes the env's other pollers.
+   */
+  readonly #freed = new Map<string, number>();
   #offReconnect: (() => void) | undefined;
   #offModes: (() => void) | undefined;
   #polling: Promise<number> | undefined;
@@ -219,6 +232,9 @@ export class TriggerRequestPoller {
     clearTimeout(this.#limitTimer);
     this.#maintenanceTimer?.stop();
     this.#offSlotFreed?.();
+    this.#offLimitFreed?.();
+    // Freed slots no poll here will reuse: the other nodes' pollers take them.
+    if (this.#freed.size > 0) this.#wakeOthers();
     this.#offReconnect?.();
     this.#offModes?.();
     await this.#unlisten?.();
@@ -249,6 +265,7 @@ export class TriggerRequestPoller {
     this.#offSlotFreed = host.onSlotFreed((actorId) => {
       if (this.#backlogged.has(actorId)) this.wake();
     });
+    this.#offLimitFreed = host.onLimitFreed?.((freed) => this.#limitFreed(freed));
     // Jittered: on the heartbeat's 5 s, in step with it, the two took two pooled connections.
     this.#pollTimer = startJitteredInterval(() => this.wake(), intervalMs);
     this.#maintenanceTimer = startJitteredInterval(
@@ -259,6 +276,57 @@ export class TriggerRequestPoller {
       this.#o.maintenanceIntervalMs ?? DEFAULT_REQUEST_MAINTENANCE_MS,
     );
     this.wake();
+  }
+
+  /**
+   * A limited episode that ran here ended (SPEC section 16): this node has a free slot, so it
+   * polls first, in process; #reuseFreed wakes the other nodes only for what that poll did not
+   * reuse. Declined (the runner NOTIFYs every poller of the env) when this poller cannot take
+   * the slot's waiting requests: another env, one stack only (the key spans stacks), claims
+   * without the episode's own lease (the start is in the runner, after the poll), not polling.
+   */
+  #limitFreed(freed: FreedLimit): boolean {
+    const { inRowLeaseSeconds, sourceStack, sourceEnv, modes } = this.#o;
+    if (this.#stopped || inRowLeaseSeconds === undefined || sourceStack !== null) return false;
+    if (freed.env !== sourceEnv || modes.nodeMode !== "full") return false;
+    for (const key of freed.keys) this.#freed.set(key, (this.#freed.get(key) ?? 0) + 1);
+    this.wake();
+    return true;
+  }
+
+  /**
+   * After a poll: takes the slots its starts reused (an episode started holding a freed key) off
+   * #freed, first those freed before the poll (`before`), then those freed during it (its pick
+   * may have counted them already; a poll after it would find their room taken and wake the
+   * cluster for nothing). A slot freed before the poll that it did not reuse (the actor is not
+   * run here now, no room here, nothing startable in its pick) wakes every poller of the env with
+   * one NOTIFY; one freed during it is the next poll's.
+   */
+  #reuseFreed(before: ReadonlyMap<string, number>, started: readonly Episode[]): void {
+    if (this.#freed.size === 0) return;
+    const reused = new Map<string, number>();
+    for (const episode of started) {
+      for (const rule of this.#o.limited?.rulesFor(episode) ?? []) {
+        if (this.#freed.has(rule.k)) reused.set(rule.k, (reused.get(rule.k) ?? 0) + 1);
+      }
+    }
+    let wakeOthers = false;
+    for (const [key, count] of this.#freed) {
+      const freedBefore = before.get(key) ?? 0;
+      const took = reused.get(key) ?? 0;
+      if (freedBefore > took) wakeOthers = true;
+      const left = count - Math.max(freedBefore, took);
+      if (left > 0) this.#freed.set(key, left);
+      else this.#freed.delete(key);
+    }
+    if (wakeOthers) this.#wakeOthers();
+  }
+
+  #wakeOthers(): void {
+    const { db, sourceEnv, logger } = this.#o;
+    void wakeTriggerRequestPollers({ wakeups: [{ env: sourceEnv }] }, db).catch((err: unknown) =>
+      logger.warn({ err }, "could not wake pollers after a limited episode"),
+    );
   }
 
   /** A rate limit's refusal: poll again when a start frees up, not before (no spinning). */
@@ -304,9 +372,11 @@ export class TriggerRequestPoller {
     let total = 0;
     do {
       this.#again = false;
+      const before = new Map(this.#freed);
+      const started: Episode[] = [];
       let claimed: number;
       try {
-        claimed = await this.#claimAndDispatch();
+        claimed = await this.#claimAndDispatch(started);
         total += claimed;
         if (this.#failing) this.#o.logger.info({}, "trigger request polling works again");
         this.#failing = false;
@@ -315,6 +385,8 @@ export class TriggerRequestPoller {
         if (!this.#failing) this.#o.logger.warn({ err }, "trigger request poll failed; will retry");
         this.#failing = true;
         return total;
+      } finally {
+        this.#reuseFreed(before, started);
       }
       // Inside the loop: a wake-up that arrives while the next due time is looked up sets
       // #again and polls once more. (After the loop it was lost, and a request fired then waited
@@ -331,7 +403,8 @@ export class TriggerRequestPoller {
     return total;
   }
 
-  async #claimAndDispatch(): Promise<number> {
+  /** `started`: receives the episodes the poll started here under their own lease. */
+  async #claimAndDispatch(started: Episode[] = []): Promise<number> {
     const { db, host, modes, nodeIdentity, sourceStack, sourceEnv } = this.#o;
     if (this.#stopped || modes.nodeMode !== "full") return 0;
     const limits = host
@@ -341,7 +414,7 @@ export class TriggerRequestPoller {
       .filter((entry) => entry.limit > 0);
     if (limits.length === 0) return 0;
     if (this.#o.inRowLeaseSeconds !== undefined) {
-      return this.#startAndDispatch(limits, this.#o.inRowLeaseSeconds);
+      return this.#startAndDispatch(limits, this.#o.inRowLeaseSeconds, started);
     }
     const claimed = await claimTriggerRequests(
       { node: nodeIdentity, limits, sourceStack, sourceEnv },
@@ -380,6 +453,7 @@ export class TriggerRequestPoller {
   async #startAndDispatch(
     limits: { actorId: string; limit: number }[],
     leaseSeconds: number,
+    startedHere: Episode[],
   ): Promise<number> {
     const { db, host, nodeIdentity, sourceStack, sourceEnv, limited, logger, telemetry } = this.#o;
     const leaseStartedAt = performance.now();
@@ -398,6 +472,7 @@ export class TriggerRequestPoller {
       db,
     );
     const startDurationMs = performance.now() - leaseStartedAt;
+    startedHere.push(...started.map((entry) => entry.episode));
     this.#noteBacklog(limits, started);
     const runs = await dispatchStartedEpisodes({
       startDurationMs,
@@ -424,6 +499,7 @@ export class TriggerRequestPoller {
     const dispatched = host.dispatch(request.episode, {
       ...request.opts,
       triggerRequestId: request.id,
+      priority: request.priority,
     });
     if (dispatched.kind !== "queued") {
       logger.warn(

@@ -7,6 +7,7 @@ export {
   type RateLimit,
 } from "./limit-definition";
 export {
+  actorGlobalRule,
   claimCap,
   declaresLimit,
   limitRulesFor,
@@ -21,3 +22,4 @@ export {
   ZLimitWait,
   type LimitWait,
 } from "./limit-gate-sql";
+export type { FreedLimit, LimitFreedListener } from "./freed-limit";

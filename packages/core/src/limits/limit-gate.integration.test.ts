@@ -282,6 +282,35 @@ describe("the limit gate in startRequestedEpisodes (requests, the episode's own 
     expect(await start("n9", db.pool)).toHaveLength(1);
     expect(await running()).toBe(4);
   });
+  it("takes no more requests than the actor's global limit has room for: nothing refused", async () => {
+    await requested(20);
+    const roomed = { ...limited, roomFor: () => global(4) };
+    const take = (node: string) =>
+      startRequestedEpisodes(
+        {
+          node,
+          leaseSeconds: 60,
+          limits: [{ actorId: "llm", limit: 10 }],
+          sourceStack: null,
+          sourceEnv: null,
+          limited: roomed,
+        },
+        db.pool,
+      );
+    expect(await take("n1")).toHaveLength(4);
+    expect(await take("n2")).toHaveLength(0);
+    const { rows: one } = await db.pool.query<{ id: string }>(
+      "SELECT id::text FROM cyclium_episodes WHERE status = 'running' LIMIT 1",
+    );
+    await finish(one.map((row) => row.id));
+    expect(await take("n2")).toHaveLength(1);
+    // The pick counted the room first: no request or episode was refused (each a write).
+    const { rows } = await db.pool.query<{ waits: number }>(
+      `SELECT (SELECT count(limit_wait) FROM cyclium_trigger_requests)
+            + (SELECT count(limit_wait) FROM cyclium_episodes) AS waits`,
+    );
+    expect(Number(rows[0]?.waits)).toBe(0);
+  });
 });
 
 describe("why a rate-limited episode waits", () => {

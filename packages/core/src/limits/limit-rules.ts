@@ -39,7 +39,7 @@ function rulesOf(scope: string, declaration: LimitDeclaration, input: unknown): 
   const rules: LimitRule[] = [];
   const { concurrency, rateLimit } = declaration;
   if (concurrency?.global !== undefined) {
-    rules.push({ k: `global:${scope}`, c: "concurrency", l: concurrency.global });
+    rules.push(globalRule(scope, concurrency.global));
   }
   if (concurrency?.perKey !== undefined) {
     const key = keyOf(concurrency.perKey.key, input);
@@ -52,14 +52,22 @@ function rulesOf(scope: string, declaration: LimitDeclaration, input: unknown): 
   return rules;
 }
 
+function globalRule(scope: string, limit: number): LimitRule {
+  return { k: `global:${scope}`, c: "concurrency", l: limit };
+}
+
+/** The scope of an actor's own rules: keys are scoped by env. */
+function actorScopeOf(actorId: string, env: string | null): string {
+  return `${env ?? ""}/${actorId}`;
+}
+
 /**
  * The rules an episode's start must pass: its actor's, then its expectation's. Keys are scoped
  * by env, so a staging cluster sharing the database never takes a production slot. Empty when
  * neither declares a limit (the start statement then skips the gate for it).
  */
 export function limitRulesFor(episode: LimitedEpisode, scopes: LimitScopes): LimitRule[] {
-  const env = episode.sourceEnv ?? "";
-  const actorScope = `${env}/${episode.actorId}`;
+  const actorScope = actorScopeOf(episode.actorId, episode.sourceEnv);
   return [
     ...(scopes.actor ? rulesOf(actorScope, scopes.actor, episode.input) : []),
     ...(scopes.expectation
@@ -85,4 +93,18 @@ export function claimCap(actor: LimitDeclaration): number | undefined {
 /** Whether a declaration limits anything. */
 export function declaresLimit(declaration: LimitDeclaration | undefined): boolean {
   return declaration?.concurrency !== undefined || declaration?.rateLimit !== undefined;
+}
+
+/**
+ * The actor's own `global` concurrency rule in an env (the same key every episode of the actor
+ * holds there), or undefined. A poll takes no more of the actor's requests than that limit has
+ * room for now (pickDueRequests' `room`): the gate would refuse the rest, each refusal a write.
+ */
+export function actorGlobalRule(
+  actorId: string,
+  env: string | null,
+  actor: LimitDeclaration,
+): LimitRule | undefined {
+  const global = actor.concurrency?.global;
+  return global === undefined ? undefined : globalRule(actorScopeOf(actorId, env), global);
 }

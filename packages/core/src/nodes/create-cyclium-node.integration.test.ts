@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineActor, type ActorDefinition } from "../actors/index";
-import { noopStrategy } from "../runtime/testing/index";
+import { noopStrategy, stepsStrategy } from "../runtime/testing/index";
 import { silentLogger, Telemetry } from "../telemetry/index";
 import { createCycliumNode, type CycliumNode } from "./create-cyclium-node";
 import type { NodeExtension } from "./node-extension";
@@ -36,7 +36,7 @@ async function startNode(
     leaseSeconds: 30,
     poller: { enabled: true, intervalMs: 60_000, sourceStack: null },
     actors,
-    strategies: { noop: noopStrategy },
+    strategies: { noop: noopStrategy, steps: stepsStrategy },
     dynamicActors: { intervalMs: 100 },
     extensions,
     jitterMs: 20,
@@ -104,6 +104,42 @@ describe("createCycliumNode", () => {
     const rows = await episodes("poller");
     expect(new Set(rows.map((r) => r.dedupe_key)).size).toBe(rows.length);
     expect(rows.every((r) => r.trigger_type === "poll")).toBe(true);
+  });
+
+  it("enforces a dynamic actor's cluster-wide limit across nodes (SPEC section 16)", async () => {
+    // Stored as JSON: no key function, but a global concurrency on an expectation holds.
+    await db.pool.query(
+      `INSERT INTO cyclium_agent_definitions (identifier, max_concurrent_episodes, expectations)
+       VALUES ('dynlim', 4, '[{"id": "run", "strategy": "steps", "trigger": {"manual": true},
+                              "concurrency": {"global": 1}}]')`,
+    );
+    const pair = [await startNode("node-f", []), await startNode("node-g", [])];
+    for (const node of pair) {
+      await vi.waitFor(() => expect(node.host.hasActor("dynlim")).toBe(true), { timeout: 3_000 });
+    }
+    for (let i = 0; i < 6; i += 1) {
+      const fired = await pair[i % 2]?.host.fire({
+        actorId: "dynlim",
+        expectationId: "run",
+        triggerType: "manual",
+        input: { steps: 1, stepMs: 60 },
+      });
+      expect(fired).toMatchObject({ kind: "created", deferred: true });
+    }
+    await vi.waitFor(
+      async () =>
+        expect((await episodes("dynlim")).map((r) => r.status)).toEqual(
+          Array<string>(6).fill("completed"),
+        ),
+      { timeout: 10_000, interval: 100 },
+    );
+    // Never two at once, from the episodes' own timestamps (the gate's clock).
+    const { rows } = await db.pool.query<{ overlaps: number }>(
+      `SELECT count(*)::int AS overlaps FROM cyclium_episodes a JOIN cyclium_episodes b
+          ON a.id < b.id AND a.started_at < b.finished_at AND b.started_at < a.finished_at
+       WHERE a.actor_id = 'dynlim' AND b.actor_id = 'dynlim'`,
+    );
+    expect(rows[0]?.overlaps).toBe(0);
   });
 
   it("starts a dynamic actor's triggers without a restart, and runs extensions with the node", async () => {

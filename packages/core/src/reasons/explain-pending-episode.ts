@@ -95,9 +95,9 @@ function limitOn(node: string, actorId: string, cluster: WaitCluster, actor: Wai
 
 /**
  * Why a pending episode has not started, judged as the nodes decide: a node's queue starts it
- * when the actor is `full` there and a slot is free (in arrival order); a trigger request waits
- * for a full node of its env and stack with the actor `full` and a free slot. A paused trigger
- * holds nothing here: pausing stops a trigger's schedule, not episodes already created.
+ * when the actor is `full` there and a slot is free (by priority, then arrival); a trigger
+ * request waits for a full node of its env and stack with the actor `full` and a free slot. A
+ * paused trigger holds nothing here: pausing stops a trigger's schedule, not episodes already created.
  */
 export function explainPendingEpisode(
   episode: PendingEpisodeFacts,

@@ -48,6 +48,8 @@ export interface EnqueueOptions {
   owned?: boolean;
   /** Started here already under its own lease (see QueuedEpisode.started). */
   started?: StartedEpisodeLease;
+  /** Orders the local queue (QueuedEpisode.priority); default the expectation's, else 0. */
+  priority?: number;
 }
 
 /**

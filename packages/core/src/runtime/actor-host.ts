@@ -1,4 +1,4 @@
-import { claimCap } from "../limits/index";
+import { claimCap, type LimitFreedListener } from "../limits/index";
 import { setMaxListeners } from "node:events";
 import { runsOnStack, type ActorDefinition } from "../actors/index";
 import type { Episode } from "../episodes/index";
@@ -90,7 +90,7 @@ export class ActorHost implements PollerHost {
         running: () => this.#state === "running",
         hosted: (actorId) => this.#hosted(actorId),
         queueFull: (actor) => queueFull(actor, this.#load(actor)),
-        place: (episode) => this.#placeFired(episode),
+        place: (episode, priority) => this.#placeFired(episode, priority),
       },
       announcements: this.#announcements,
       signal: this.#hardStop.signal,
@@ -184,6 +184,11 @@ export class ActorHost implements PollerHost {
     return this.#slots.onSlotFreed(listener);
   }
 
+  /** PollerHost: offered first the wake-up of a limited episode's end here (LimitWakeups). */
+  onLimitFreed(listener: LimitFreedListener): () => void {
+    return this.runner.limitWakeups.onLimitFreed(listener);
+  }
+
   /** Creates an episode for an expectation and runs or defers it here (see FireIntake). */
   fire(request: TFireRequest): Promise<FireResult> {
     return this.#fires.fire(request);
@@ -226,6 +231,10 @@ export class ActorHost implements PollerHost {
       triggerRequestId: options.triggerRequestId,
       owned: options.owned ?? false,
       started: options.started,
+      priority:
+        options.priority ??
+        this.#o.registry.expectation(episode.actorId, episode.expectationId)?.priority ??
+        0,
       settle,
     });
     // A local episode a cluster-wide limit refused (SPEC section 16) goes to the cluster's
@@ -262,7 +271,11 @@ export class ActorHost implements PollerHost {
    */
   dispatch(
     episode: Episode,
-    opts: TTriggerRequestOpts & { triggerRequestId: string; started?: StartedEpisodeLease },
+    opts: TTriggerRequestOpts & {
+      triggerRequestId: string;
+      started?: StartedEpisodeLease;
+      priority?: number;
+    },
   ): DispatchResult {
     if (opts.started !== undefined) {
       const { triggerRequestId: _completed, ...rest } = opts;
@@ -321,13 +334,13 @@ export class ActorHost implements PollerHost {
    * A row a fire here created: in memory, unless older rows of the actor wait in the table or
    * memory is at its bound; then the row waits and a refill takes it in order.
    */
-  #placeFired(episode: Episode): void {
+  #placeFired(episode: Episode, priority: number): void {
     const memoryFull = this.#slots.queuedCount(episode.actorId) >= this.#backlog.limit;
     if (memoryFull || this.#backlog.spilled(episode.actorId) > 0) {
       this.#backlog.noteSpilled(episode.actorId);
       this.#announcements.queued(episode, this.queuedCount(episode.actorId));
     } else {
-      this.enqueue(episode, { owned: true });
+      this.enqueue(episode, { owned: true, priority });
     }
   }
 

@@ -1,6 +1,8 @@
+import { performance } from "node:perf_hooks";
 import type { Episode } from "../episodes/index";
 import type { StartedEpisodeLease } from "../deferred/index";
 import type { EpisodeRunResult } from "./episode-run-result";
+import { nextInPriorityOrder } from "./local-queue-order";
 import { StartAheadEstimate, type SlotGate } from "./start-ahead";
 
 /** How a queued episode ended up, from the host's point of view. */
@@ -21,6 +23,11 @@ export interface QueuedEpisode {
   owned: boolean;
   /** Recovered episodes are never dropped or shed (SPEC section 12). */
   recovered: boolean;
+  /**
+   * Its fire's priority (SPEC section 16): the fire's own, its trigger request's claim priority,
+   * else its expectation's default, else 0. Orders the queue (nextInPriorityOrder).
+   */
+  priority: number;
   resume: unknown;
   /** Set when a poller dispatched it: the request goes back to pending if it never starts. */
   triggerRequestId: string | undefined;
@@ -34,8 +41,9 @@ export interface QueuedEpisode {
 }
 
 /**
- * One actor's episodes on one node: a FIFO of those waiting for a slot (arrival order, never
- * dropped unless the actor's overflow policy says so), the count of those whose strategy runs
+ * One actor's episodes on one node: those waiting for a slot, taken higher priority first and
+ * FIFO within one priority, with the deferred queue's ageing (nextInPriorityOrder; never dropped
+ * unless the actor's overflow policy says so), the count of those whose strategy runs
  * (`running`, what maxConcurrentEpisodes bounds) and of those whose strategy has returned and
  * whose end statement has not committed yet (`ending`, see EpisodeSlots).
  */
@@ -47,18 +55,30 @@ export class ActorQueue {
   readonly estimate = new StartAheadEstimate();
   /** Ids of the episodes started from this queue and not ended yet (ahead, running or ending). */
   readonly runningIds = new Set<string>();
-  #waiting: QueuedEpisode[] = [];
+  #waiting: (QueuedEpisode & { queuedAt: number })[] = [];
+  /** Whether every waiting episode has the same priority: then the oldest is next (FIFO). */
+  #mixed = false;
+
+  /** `now`: the clock waiting is aged by (ms). */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   get length(): number {
     return this.#waiting.length;
   }
 
   push(entry: QueuedEpisode): void {
-    this.#waiting.push(entry);
+    const first = this.#waiting[0];
+    if (first !== undefined && first.priority !== entry.priority) this.#mixed = true;
+    this.#waiting.push({ ...entry, queuedAt: this.now() });
   }
 
+  /** The episode a free slot takes next: higher priority first, FIFO within one (see above). */
   shift(): QueuedEpisode | undefined {
-    return this.#waiting.shift();
+    if (!this.#mixed) return this.#waiting.shift();
+    const index = nextInPriorityOrder(this.#waiting, this.now());
+    const [next] = this.#waiting.splice(index, 1);
+    if (this.#waiting.length === 0) this.#mixed = false;
+    return next;
   }
 
   /** Removes and returns the oldest waiting episode that may be shed (not a recovered one). */
@@ -78,6 +98,7 @@ export class ActorQueue {
   takeAll(): QueuedEpisode[] {
     const all = this.#waiting;
     this.#waiting = [];
+    this.#mixed = false;
     return all;
   }
 }

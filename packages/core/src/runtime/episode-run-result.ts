@@ -1,4 +1,5 @@
 import type { Episode } from "../episodes/episode-row";
+import { assertNever } from "../errors/index";
 import type { LimitWait } from "../limits/index";
 
 /** What running one episode here came to, told apart by `kind`. */
@@ -38,3 +39,24 @@ export type EpisodeRunResult =
   | { kind: "waiting"; episode: Episode }
   /** The database failed under us; the episode is left for recovery. */
   | { kind: "error"; error: unknown };
+
+/** Whether the run started the episode here (so its end freed a limited slot). */
+export function ranHere(result: EpisodeRunResult): boolean {
+  switch (result.kind) {
+    case "busy":
+    case "not_pending":
+    case "limited":
+      return false;
+    case "completed":
+    case "failed":
+    case "left_running":
+    case "unstarted":
+    case "handed_back":
+    case "retry_scheduled":
+    case "waiting":
+    case "error":
+      return true;
+    default:
+      return assertNever(result, "episode run result");
+  }
+}

@@ -65,6 +65,7 @@ function slotsWith(runner: ReturnType<typeof scriptedRunner>["runner"], limit: n
         recovered: false,
         resume: undefined,
         triggerRequestId: undefined,
+        priority: 0,
         settle: (result) => results.set(id, result),
       });
     }

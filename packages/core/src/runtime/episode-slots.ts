@@ -13,7 +13,8 @@ export interface EpisodeSlotsOptions {
 
 /**
  * The per-actor queues of one node and the episodes running from them: an episode starts when its
- * actor has fewer than `maxConcurrent` strategies running, in arrival order.
+ * actor has fewer than `maxConcurrent` strategies running, higher priority first and FIFO within
+ * one priority (ActorQueue).
  *
  * Ends are pipelined: a slot frees when the strategy's outcome is known (completed or failed), and
  * the next episode starts while the end statement waits for its batch and commits. The episode

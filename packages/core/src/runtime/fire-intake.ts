@@ -27,7 +27,8 @@ export interface FireHost {
   /** No room for one more of the actor's episodes here (see actor-capacity.ts). */
   queueFull(actor: ActorDefinition): boolean;
   /** Puts a row this fire created on its actor's queue here: in memory, or in the table. */
-  place(episode: Episode): void;
+  /** `priority`: the fire's, else its expectation's (orders the local queue). */
+  place(episode: Episode, priority: number): void;
 }
 
 export type FireIntakeOptions = Pick<
@@ -201,7 +202,7 @@ export class FireIntake {
       );
       if (created.kind === "deduped") return { kind: "deduped", dedupeKey: created.dedupeKey };
       announcements.triggered(created.episode);
-      host.place(created.episode);
+      host.place(created.episode, req.priority ?? expectation.priority ?? 0);
       return { kind: "created", episodeId: created.episode.id, deferred: false };
     } finally {
       this.#countCreating(actor.identifier, -1);

@@ -1,5 +1,5 @@
 import type { ActorRegistry } from "../actors/index";
-import { claimCap, declaresLimit } from "../limits/index";
+import { actorGlobalRule, claimCap, declaresLimit } from "../limits/index";
 import type { LimitedRequests } from "../deferred/index";
 
 /**
@@ -24,6 +24,10 @@ export function limitedRequestsOf(registry: ActorRegistry): LimitedRequests {
     capFor: (actorId) => {
       const actor = registry.get(actorId);
       return actor === undefined ? undefined : claimCap(actor);
+    },
+    roomFor: (actorId, env) => {
+      const actor = registry.get(actorId);
+      return actor === undefined ? undefined : actorGlobalRule(actorId, env, actor);
     },
   };
 }

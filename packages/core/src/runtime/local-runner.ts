@@ -1,6 +1,4 @@
 import { performance } from "node:perf_hooks";
-import type { ActorRegistry } from "../actors/index";
-import type { Bus } from "../bus/index";
 import {
   LeaseKeeper,
   LeaseReckoning,
@@ -9,94 +7,29 @@ import {
   type ClaimedWork,
   type ClaimFence,
   type RunWithClaimOptions,
-  type WorkClaims,
 } from "../claims/index";
 import { claimKeyOf } from "../claims/claim-key";
-import type { Connectable, Queryable } from "../db/index";
 import type { Episode } from "../episodes/index";
 import { assertNever } from "../errors/index";
 import { startEpisode } from "../episodes/start-episode";
 import { EpisodeLeaseClaims, recordRunTraceparent } from "../episodes/lease/index";
-import type { LimitRule } from "../limits/index";
-import type { Logger, Telemetry } from "../telemetry/index";
-import { wakeTriggerRequestPollers } from "../deferred/wake-trigger-request-pollers";
 import { BatchedEpisodeWrites } from "./batched-episode-writes";
-import type { EpisodeRunResult } from "./episode-run-result";
-import { EpisodeCheckpoints } from "./checkpoints/episode-checkpoints";
+import { ranHere, type EpisodeRunResult } from "./episode-run-result";
 import { EpisodeTrace } from "./episode-trace";
-import { guardedCall } from "./guarded-call";
-import { resolveEpisodeStrategy } from "./resolve-episode-strategy";
-import { retryDelayMs } from "./retry-backoff";
-import { runStepLoop, type StepLoopOutcome } from "./run-step-loop";
-import { journalAttempt, writeEpisodeEnd } from "./write-episode-end";
-import { writeEpisodePark } from "./write-episode-park";
-import { checkpointVersionOf } from "./checkpoints/resolve-resume";
-import { isWakeResume, loadWakeup } from "../waits/index";
-import type { SlotAnswer } from "./start-ahead";
+import { LimitWakeups } from "./limit-wakeups";
+import { isWakeResume } from "../waits/index";
 import { StartedAheadUnstarts } from "./unstart-started-ahead";
 import { RunningHandBacks } from "./hand-back-running";
-import { retryTransient, type RetriedWrite, type WriteRetryOptions } from "./write-retry";
+import { episodeWriteRetry, retryTransient } from "./write-retry";
+import {
+  LeftRunning,
+  type LocalRunnerOptions,
+  type RunEpisodeOptions,
+  type TracedRun,
+} from "./run-episode-options";
+import { StartedEpisodeRunner } from "./run-started-episode";
 
-export interface LocalRunnerOptions {
-  /** A pool: episodes' starts and ends are written in shared statements. */
-  db: Queryable & Connectable;
-  claims: WorkClaims;
-  leaseSeconds: number;
-  nodeIdentity: string;
-  registry: ActorRegistry;
-  /** Receives `episode.completed` / `episode.failed`; omit in unit tests. */
-  bus?: Bus;
-  logger: Logger;
-  telemetry: Telemetry;
-  /** Aborted when the node stops for good (after the drain grace period). */
-  hardStop: AbortSignal;
-  /** True while the node drains: running episodes finish their current step and stop. */
-  isDraining: () => boolean;
-}
-
-export interface RunEpisodeOptions {
-  recovered?: boolean;
-  resume?: unknown;
-  /** The trigger request a poller dispatched it from: marked completed with the episode's end. */
-  triggerRequestId?: string;
-  /**
-   * Called once when the strategy has returned (completed or failed) and before its end is
-   * written: the caller may start another episode meanwhile (EpisodeSlots pipelines ends). The
-   * run still settles only after the end has committed (or failed, leaving it to recovery).
-   */
-  onStrategyReturned?: () => void;
-  /**
-   * Called once the episode has started (claim taken, row `running`) and before its strategy
-   * runs: the strategy waits for `run`. EpisodeSlots starts episodes ahead of a free slot and
-   * answers when one frees. `stopping` (the actor may no longer run here), or a wait ended by the
-   * node's hard stop, puts the episode back to pending at once (StartedAheadUnstarts): its
-   * strategy never ran. Only when that cannot be done (claims off, the claim lost, the write
-   * failed) is it left `running` for recovery.
-   */
-  beforeStrategy?: () => SlotAnswer | Promise<SlotAnswer>;
-  /**
-   * Already started here under its own lease (the poller's startRequestedEpisodes, SPEC section
-   * 4): run it, presenting `fence`. `leaseStartedAt` is `performance.now()` just before the start
-   * was sent (the lease is counted from it).
-   */
-  started?: { fence: ClaimFence; leaseStartedAt: number };
-}
-
-export type { EpisodeRunResult };
-
-/**
- * `limits`: the episode's cluster-wide limit rules (SPEC section 16), empty without any.
- * `wake`: the episode was claimed `waiting` (SPEC 17): it resumes from its wait's checkpoint.
- */
-type TracedRun = RunEpisodeOptions & { trace: EpisodeTrace; limits: LimitRule[]; wake: boolean };
-
-/** Thrown inside the claim so that runWithClaim marks the claim `failed`, not `done`. */
-class LeftRunning extends Error {
-  override readonly name = "LeftRunning";
-  constructor(readonly reason: "aborted" | "interrupted") {
-    super(`episode left running (${reason}); recovery takes it from here`);
-  }
-}
+export type { EpisodeRunResult, LocalRunnerOptions, RunEpisodeOptions };
 
 /**
  * Executes an episode on this node (the local runner): acquires the work claim on its dedupe key
@@ -125,12 +58,10 @@ export class LocalRunner {
    * Undefined when every run holds a claim row (custom adapters, `postgres-claim-rows`).
    */
   readonly #inRow: { claims: EpisodeLeaseClaims; keeper: LeaseKeeper } | undefined;
-  /** Puts episodes started ahead that get no slot back to pending. */
-  readonly #unstarts: StartedAheadUnstarts;
-  /** Hands running episodes back to pending when the node stops before they finish. */
-  readonly #handBacks: RunningHandBacks;
-  /** Per env, a wake-up of the pollers in flight after a limited episode ended (#limitFreed). */
-  readonly #limitWakes = new Map<string, { again: boolean }>();
+  /** Runs the episodes it started: step loop, end, retry, park or hand-back. */
+  readonly #started: StartedEpisodeRunner;
+  /** Who a limited episode's end here wakes: this node's poller first (LimitWakeups). */
+  readonly limitWakeups: LimitWakeups;
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.#keeper = new LeaseKeeper({
@@ -161,8 +92,14 @@ export class LocalRunner {
       telemetry: options.telemetry,
       inRow: this.#inRow !== undefined,
     });
-    this.#unstarts = new StartedAheadUnstarts(options);
-    this.#handBacks = new RunningHandBacks(options);
+    this.#started = new StartedEpisodeRunner(options, {
+      writes: this.#writes,
+      // Puts episodes started ahead that get no slot back to pending.
+      unstarts: new StartedAheadUnstarts(options),
+      // Hands running episodes back to pending when the node stops before they finish.
+      handBacks: new RunningHandBacks(options),
+    });
+    this.limitWakeups = new LimitWakeups(options);
   }
 
   async run(episode: Episode, runOptions: RunEpisodeOptions = {}): Promise<EpisodeRunResult> {
@@ -183,7 +120,9 @@ export class LocalRunner {
     } finally {
       trace.end(result);
       this.#active.delete(episode.id);
-      if (limits.length > 0 && ranHere(result)) this.#limitFreed(episode.sourceEnv);
+      if (limits.length > 0 && ranHere(result)) {
+        this.limitWakeups.freed(episode.sourceEnv, limits);
+      }
       if (result.kind === "limited") {
         const reason = result.wait.c === "rate" ? "rate_limited" : "concurrency_limited";
         this.options.telemetry.emit(
@@ -198,33 +137,6 @@ export class LocalRunner {
   /** True when episodes started here hold their lease in their row (see #inRow). */
   get leasesInRow(): boolean {
     return this.#inRow !== undefined;
-  }
-
-  /**
-   * A limited episode that ran here no longer runs: its slot is free, so every poller of its env
-   * is woken at once (SPEC section 16). One NOTIFY in flight per env; ends meanwhile fold into one
-   * more, so a burst of ends costs two.
-   */
-  #limitFreed(env: string | null): void {
-    const key = env ?? "";
-    const state = this.#limitWakes.get(key);
-    if (state !== undefined) {
-      state.again = true;
-      return;
-    }
-    const next = { again: false };
-    this.#limitWakes.set(key, next);
-    const send = async (): Promise<void> => {
-      do {
-        next.again = false;
-        await wakeTriggerRequestPollers({ wakeups: [{ env }] }, this.options.db).catch(
-          (err: unknown) =>
-            this.options.logger.warn({ err }, "could not wake pollers after a limited episode"),
-        );
-      } while (next.again);
-      this.#limitWakes.delete(key);
-    };
-    void send();
   }
 
   async #run(episode: Episode, runOptions: TracedRun): Promise<EpisodeRunResult> {
@@ -304,10 +216,12 @@ export class LocalRunner {
           runTraceparent: runOptions.trace.runTraceparent,
           limits: runOptions.limits,
         }),
-      this.#retry("start", episode, {
-        mayRetry: () => lease.held(),
-        signal: this.options.hardStop,
-      }),
+      episodeWriteRetry(
+        "start",
+        episode,
+        { mayRetry: () => lease.held(), signal: this.options.hardStop },
+        this.options,
+      ),
     );
     switch (start.kind) {
       case "contended":
@@ -330,7 +244,7 @@ export class LocalRunner {
         const fence = { dedupeKey: claim.dedupeKey, owner: claim.owner, attempt: start.attempt };
         const acquired = { attempt: start.attempt, stolen: false, fence, leaseStartedAt };
         const outcome = await runWithAcquiredClaim(claim, acquired, (claimed) =>
-          this.#runStarted(start.episode, claimed, lease, runOptions),
+          this.#started.run(start.episode, claimed, lease, runOptions),
         );
         return outcome.value;
       }
@@ -369,7 +283,7 @@ export class LocalRunner {
     };
     const acquired = { attempt: fence.attempt, stolen: false, fence, leaseStartedAt };
     const outcome = await runWithAcquiredClaim(claim, acquired, (claimed) =>
-      this.#runStarted(episode, claimed, lease, runOptions),
+      this.#started.run(episode, claimed, lease, runOptions),
     );
     return outcome.value;
   }
@@ -393,7 +307,12 @@ export class LocalRunner {
           },
           this.options.db,
         ),
-      this.#retry("start", queued, { mayRetry: () => true, signal: claimed.signal }),
+      episodeWriteRetry(
+        "start",
+        queued,
+        { mayRetry: () => true, signal: claimed.signal },
+        this.options,
+      ),
     );
     switch (started.kind) {
       case "fenced":
@@ -403,255 +322,9 @@ export class LocalRunner {
       case "limited":
         return { kind: "limited", wait: started.wait };
       case "started":
-        return this.#runStarted(started.episode, claimed, lease, runOptions);
+        return this.#started.run(started.episode, claimed, lease, runOptions);
       default:
         return assertNever(started, "start result");
     }
-  }
-
-  /**
-   * Retry options for one of an episode's writes. `signal` is the claim's (aborted when it is
-   * lost or lapses, or the node hard-stops) or, before and after the heartbeat, the node's; no
-   * write is resent once it fired.
-   */
-  #retry(
-    write: RetriedWrite,
-    episode: Episode,
-    guard: { mayRetry: () => boolean; signal: AbortSignal },
-  ): WriteRetryOptions {
-    const { signal } = guard;
-    return {
-      write,
-      mayRetry: () => !signal.aborted && guard.mayRetry(),
-      signal,
-      telemetry: this.options.telemetry,
-      logger: this.options.logger,
-      meta: { episode_id: episode.id, actor_id: episode.actorId },
-    };
-  }
-
-  /**
-   * A stopping node's episode that will not finish here: back to pending for another worker when
-   * its expectation's recovery policy is `restart` (re-running from its newest checkpoint is what
-   * its author allowed), or when it stopped between steps right after checkpointing the last one
-   * (`stepsDone`), so that the resumed run repeats nothing. Otherwise a `fail` episode stays
-   * `running` for recovery to fail, as before: re-running part of it was never allowed.
-   */
-  async #handBack(
-    episode: Episode,
-    claimed: ClaimedWork,
-    stepsDone: number | null,
-    runOptions: TracedRun,
-    checkpoints: EpisodeCheckpoints,
-  ): Promise<EpisodeRunResult | undefined> {
-    const policy = this.options.registry.recoveryPolicyFor(episode.actorId, episode.expectationId);
-    const repeatsNothing = stepsDone !== null && checkpoints.newest === stepsDone;
-    if (policy !== "restart" && !repeatsNothing) return undefined;
-    return this.#handBacks.handBack(episode, claimed, {
-      stepsDone,
-      triggerRequestId: runOptions.triggerRequestId,
-    });
-  }
-
-  #strategyReturned(runOptions: TracedRun, meta: Record<string, unknown>): void {
-    try {
-      runOptions.onStrategyReturned?.();
-    } catch (error) {
-      this.options.logger.error({ ...meta, err: error }, "onStrategyReturned threw");
-    }
-  }
-
-  /** Runs an episode this node has claimed and marked running. */
-  async #runStarted(
-    episode: Episode,
-    claimed: ClaimedWork,
-    lease: LeaseReckoning,
-    runOptions: TracedRun,
-  ): Promise<EpisodeRunResult> {
-    const { db, nodeIdentity, telemetry, logger } = this.options;
-    let isDraining = this.options.isDraining;
-    if (runOptions.beforeStrategy !== undefined) {
-      const asked = runOptions.beforeStrategy();
-      // Waiting for a slot ends early when the claim is lost or the node hard-stops.
-      const waited =
-        typeof asked === "string"
-          ? ({ kind: "value", value: asked } as const)
-          : await guardedCall(() => asked, claimed.signal, Number.POSITIVE_INFINITY);
-      if (waited.kind !== "value" || waited.value === "stopping") {
-        // No slot here: its strategy never ran. Pending again at once when the claim is still
-        // this attempt's (a lost claim leaves it to whoever took it).
-        const unstarted = await this.#unstarts.unstart(episode, claimed, runOptions);
-        if (unstarted !== undefined) return unstarted;
-        throw new LeftRunning(waited.kind !== "value" ? "aborted" : "interrupted");
-      }
-      // Started ahead and given its slot by a draining node: its first step runs (it was started
-      // before the drain), as a running episode's current step does; no further one.
-      if (typeof asked !== "string" && isDraining()) isDraining = afterFirstCall(isDraining);
-    }
-    runOptions.trace.claimed(claimed.attempt);
-    const fence = claimed.fence;
-    const meta = {
-      episode_id: episode.id,
-      actor_id: episode.actorId,
-      expectation_id: episode.expectationId,
-    };
-    telemetry.emit("cyclium.episode.started", { count: 1 }, meta);
-    logger.debug({ ...meta, attempt: claimed.attempt }, "episode started");
-
-    const resolved = resolveEpisodeStrategy(episode, this.options.registry, nodeIdentity);
-    const checkpoints = new EpisodeCheckpoints(episode, fence, db);
-    const resumeFrom =
-      resolved.kind !== "resolved"
-        ? undefined
-        : await checkpoints.resumePoint(resolved.strategy, {
-            nodeIdentity,
-            logger,
-            afterWait: runOptions.wake,
-          });
-    // Resumed from a wait's checkpoint (after the wait, or restarted before the next one).
-    const wakeup =
-      resumeFrom === undefined
-        ? undefined
-        : await loadWakeup(
-            { episodeId: episode.id, checkpointNumber: resumeFrom.checkpointNumber },
-            db,
-          );
-    const outcome: StepLoopOutcome =
-      resolved.kind !== "resolved"
-        ? { kind: "failed", errorClass: resolved.errorClass, message: resolved.message }
-        : await runStepLoop({
-            episode,
-            strategy: resolved.strategy,
-            budget: resolved.budget,
-            fence,
-            journalAttempt: journalAttempt(episode, claimed),
-            signal: claimed.signal,
-            isDraining,
-            holdsClaim: claimed.holds,
-            announce: { bus: this.options.bus, telemetry, logger },
-            // Idempotent: an upsert on (episode, number), fenced on the attempt.
-            checkpoint: (phase, state, stepNo) =>
-              retryTransient(
-                () => checkpoints.save(resolved.strategy, phase, state, stepNo),
-                this.#retry("checkpoint", episode, {
-                  mayRetry: () => true,
-                  signal: claimed.signal,
-                }),
-              ),
-            resumeFrom,
-            wakeup,
-            recovered: runOptions.recovered ?? false,
-            resume: runOptions.resume,
-            trace: runOptions.trace.context,
-            db,
-            nodeIdentity,
-            logger,
-            telemetry,
-          });
-
-    switch (outcome.kind) {
-      case "aborted": {
-        // Aborted by the node's stop at the end of its grace period (not a lost claim): handed
-        // back like an interrupted one; a step still running is fenced out by the release.
-        if (this.options.hardStop.aborted) {
-          const handed = await this.#handBack(episode, claimed, null, runOptions, checkpoints);
-          if (handed !== undefined) return handed;
-        }
-        logger.warn({ ...meta, reason: String(outcome.reason) }, "episode aborted; left running");
-        throw new LeftRunning("aborted");
-      }
-      case "interrupted": {
-        const handed = await this.#handBack(
-          episode,
-          claimed,
-          outcome.stepsDone,
-          runOptions,
-          checkpoints,
-        );
-        if (handed !== undefined) return handed;
-        logger.info({ ...meta, steps: outcome.stepsDone }, "node draining; episode left running");
-        throw new LeftRunning("interrupted");
-      }
-      case "fenced":
-        return { kind: "left_running", reason: "fenced" };
-      case "waiting":
-        this.#strategyReturned(runOptions, meta);
-        return writeEpisodePark({
-          episode,
-          schemaVersion: resolved.kind === "resolved" ? checkpointVersionOf(resolved.strategy) : 1,
-          outcome,
-          claimed,
-          triggerRequestId: runOptions.triggerRequestId,
-          db,
-          nodeIdentity,
-          logger,
-          retry: this.#retry("park", episode, {
-            mayRetry: () => claimed.fence === null || lease.held(),
-            signal: this.options.hardStop,
-          }),
-        });
-      case "completed":
-      case "failed": {
-        this.#strategyReturned(runOptions, meta);
-        const result = await writeEpisodeEnd(
-          {
-            writes: this.#writes,
-            bus: this.options.bus,
-            telemetry,
-            logger,
-            retry: this.#retry("end", episode, {
-              // Claims off: no lease to lapse, only the node's stop ends the resends.
-              mayRetry: () => claimed.fence === null || lease.held(),
-              signal: this.options.hardStop,
-            }),
-          },
-          {
-            episode,
-            outcome,
-            claimed,
-            triggerRequestId: runOptions.triggerRequestId,
-            retryDelayMs:
-              outcome.kind === "failed" && resolved.kind === "resolved"
-                ? retryDelayMs(resolved.retry, episode.attempt, outcome.retryable !== false)
-                : undefined,
-          },
-        );
-        if (result.kind === "completed") await checkpoints.discard(logger);
-        return result;
-      }
-    }
-  }
-}
-
-/** `check`, except that its first call answers false (the step loop asks once per step). */
-function afterFirstCall(check: () => boolean): () => boolean {
-  let called = false;
-  return () => {
-    if (!called) {
-      called = true;
-      return false;
-    }
-    return check();
-  };
-}
-
-/** Whether the run started the episode here (so its end freed a limited slot). */
-function ranHere(result: EpisodeRunResult): boolean {
-  switch (result.kind) {
-    case "busy":
-    case "not_pending":
-    case "limited":
-      return false;
-    case "completed":
-    case "failed":
-    case "left_running":
-    case "unstarted":
-    case "handed_back":
-    case "retry_scheduled":
-    case "waiting":
-    case "error":
-      return true;
-    default:
-      return assertNever(result, "episode run result");
   }
 }

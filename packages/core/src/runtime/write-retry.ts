@@ -76,3 +76,25 @@ export async function retryTransient<T>(
     }
   }
 }
+
+/**
+ * Retry options for one of an episode's writes. `signal` is the claim's (aborted when it is
+ * lost or lapses, or the node hard-stops) or, before and after the heartbeat, the node's; no
+ * write is resent once it fired.
+ */
+export function episodeWriteRetry(
+  write: RetriedWrite,
+  episode: { id: string; actorId: string },
+  guard: { mayRetry: () => boolean; signal: AbortSignal },
+  node: { telemetry: Telemetry; logger: Logger },
+): WriteRetryOptions {
+  const { signal } = guard;
+  return {
+    write,
+    mayRetry: () => !signal.aborted && guard.mayRetry(),
+    signal,
+    telemetry: node.telemetry,
+    logger: node.logger,
+    meta: { episode_id: episode.id, actor_id: episode.actorId },
+  };
+}

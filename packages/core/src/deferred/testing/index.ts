@@ -1,6 +1,7 @@
 import { PgListener } from "../../bus/index";
 import type { Queryable } from "../../db/index";
 import { silentLogger, Telemetry } from "../../telemetry/index";
+import type { LimitedRequests } from "../start-limited-requests";
 import { TriggerRequestPoller, type PollerHost, type PollerModes } from "../trigger-request-poller";
 
 /**
@@ -17,6 +18,8 @@ export async function startTestPoller(options: {
   intervalMs: number;
   /** The episode's own lease: start in the poll (see TriggerRequestPollerOptions). */
   inRowLeaseSeconds?: number;
+  /** Actors under cluster-wide limits (see TriggerRequestPollerOptions). */
+  limited?: LimitedRequests;
 }): Promise<{ poller: TriggerRequestPoller; stop: () => Promise<void> }> {
   const listener = new PgListener({ connection: options.url });
   await listener.start();
@@ -34,6 +37,7 @@ export async function startTestPoller(options: {
     ...(options.inRowLeaseSeconds === undefined
       ? {}
       : { inRowLeaseSeconds: options.inRowLeaseSeconds }),
+    ...(options.limited === undefined ? {} : { limited: options.limited }),
   });
   return {
     poller,
