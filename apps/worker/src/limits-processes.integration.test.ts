@@ -1,8 +1,8 @@
-import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
+import type { CycliumNode } from "@cyclium/core/worker";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";
-import { testActors, testStrategies } from "./testing/test-actors";
+import { startWriterNode } from "./testing/start-writer-node";
 
 // Cluster-wide limits (SPEC section 16) with four real worker processes on one PostgreSQL, fed
 // by a trigger_only node in this process (the console's role). What a limit promises is read
@@ -22,26 +22,7 @@ beforeAll(async () => {
     }),
   );
   await Promise.all(workers.map((worker) => worker.ready));
-  writer = await createCycliumNode({
-    db: db.pool,
-    databaseUrl: db.url,
-    kind: "web",
-    mode: "trigger_only",
-    nodeIdentity: "writer",
-    stack: null,
-    env: null,
-    workClaims: "postgres",
-    leaseSeconds: 30,
-    poller: { enabled: false, intervalMs: 5_000, sourceStack: null },
-    actors: testActors,
-    strategies: testStrategies,
-    dynamicActors: false,
-    telemetryRollups: false,
-    jitterMs: 0,
-    logger: silentLogger,
-    telemetry: new Telemetry(),
-  });
-  await writer.start();
+  writer = await startWriterNode({ db: db.pool, databaseUrl: db.url });
 }, 120_000);
 
 afterAll(async () => {

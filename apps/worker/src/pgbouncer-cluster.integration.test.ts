@@ -1,5 +1,5 @@
 import { clearModeOverride, setModeOverride } from "@cyclium/core/console";
-import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
+import type { CycliumNode } from "@cyclium/core/worker";
 import {
   PIPELINE_DEPLOYMENT_PATH,
   PIPELINE_TRIGGER,
@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findPgBouncer, startPgBouncer, type PgBouncer } from "./testing/start-pgbouncer";
+import { startWriterNode } from "./testing/start-writer-node";
 import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";
 import { TEST_ACTOR_IDS, testActors, testStrategies } from "./testing/test-actors";
 
@@ -63,26 +64,14 @@ describe.skipIf(PGBOUNCER === undefined)(
       pooled = new pg.Pool({ connectionString: pooledUrl, max: 10 });
       pooled.on("error", () => undefined);
       const pipeline = await loadDeployment(PIPELINE_DEPLOYMENT_PATH);
-      writer = await createCycliumNode({
+      writer = await startWriterNode({
         db: pooled,
         databaseUrl: db.url,
-        kind: "web",
-        mode: "trigger_only",
         nodeIdentity: "bounced-writer",
-        stack: null,
-        env: null,
-        workClaims: "postgres",
         leaseSeconds: 2,
-        poller: { enabled: false, intervalMs: 5_000, sourceStack: null },
         actors: [...testActors, ...pipeline.actors],
         strategies: { ...testStrategies, ...pipeline.strategies },
-        dynamicActors: false,
-        telemetryRollups: false,
-        jitterMs: 0,
-        logger: silentLogger,
-        telemetry: new Telemetry(),
       });
-      await writer.start();
       await Promise.all(workers.map((worker) => worker.ready));
     }, 60_000);
 

@@ -1,9 +1,10 @@
-import { createCycliumNode, type CycliumNode, silentLogger, Telemetry } from "@cyclium/core/worker";
+import { type CycliumNode, Telemetry } from "@cyclium/core/worker";
 import { clearModeOverride, setModeOverride } from "@cyclium/core/console";
 import { createTestDatabase, type TestDatabase } from "@cyclium/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnWorker, type WorkerProcess } from "./testing/spawn-worker";
-import { TEST_ACTOR_IDS, testActors, testStrategies } from "./testing/test-actors";
+import { startWriterNode } from "./testing/start-writer-node";
+import { TEST_ACTOR_IDS } from "./testing/test-actors";
 
 // Three real worker processes against one database, fed by a trigger_only node in this process
 // (the console's role): the multi-node acceptance tests of the runtime issue.
@@ -23,26 +24,7 @@ beforeAll(async () => {
     }),
   );
   await Promise.all(workers.map((worker) => worker.ready));
-  writer = await createCycliumNode({
-    db: db.pool,
-    databaseUrl: db.url,
-    kind: "web",
-    mode: "trigger_only",
-    nodeIdentity: "writer",
-    stack: null,
-    env: null,
-    workClaims: "postgres",
-    leaseSeconds: 30,
-    poller: { enabled: false, intervalMs: 5_000, sourceStack: null },
-    actors: testActors,
-    strategies: testStrategies,
-    dynamicActors: false,
-    telemetryRollups: false,
-    jitterMs: 0,
-    logger: silentLogger,
-    telemetry: writerTelemetry,
-  });
-  await writer.start();
+  writer = await startWriterNode({ db: db.pool, databaseUrl: db.url, telemetry: writerTelemetry });
 }, 120_000);
 
 afterAll(async () => {
