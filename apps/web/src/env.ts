@@ -16,7 +16,7 @@ import { z } from "zod";
 import { parseTrustedProxies, type TTrustedProxies } from "./server/auth/client-address";
 
 /**
- * The shared SPEC variables (`@cyclium/core/config`: deployment, identity, stack, env, work
+ * The shared SPEC variables (`ZCycliumEnv` of `@cyclium/core/worker`: deployment, identity, stack, env, work
  * claims, lease, staleness) with the same meaning as in the worker, plus the console's own.
  */
 export const ZWebEnv = ZCycliumEnv.extend({

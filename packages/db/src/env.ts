@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * PostgreSQL's URL schemes; unset means the embedded PostgreSQL under .data/ (SPEC section 11).
- * The same rule as `ZDatabaseUrl` in `@cyclium/core/config`, which every app's configuration
+ * The same rule as `ZDatabaseUrl` of `@cyclium/core/worker`, which every app's configuration
  * uses; this package sits below core and keeps its own copy for its migrate CLI.
  */
 const ZDatabaseUrl = z
