@@ -1,6 +1,6 @@
 import type { ActorDefinition } from "../actors/index";
 import type { Queryable } from "../db/index";
-import { toLimitWait } from "../limits/index";
+import { actorGlobalRule, toLimitWait, type LimitRule } from "../limits/index";
 import { listClusterModes } from "../nodes/queries/index";
 import {
   explainPendingEpisode,
@@ -13,7 +13,10 @@ export interface ExplainPendingEpisodesOptions {
   /** A page of episode ids; those not pending (or unknown) get no reason. At most a page (500). */
   episodeIds: readonly string[];
   /** The deployment's actors (stacks, defined limit); an actor not among them is judged without. */
-  actors?: readonly Pick<ActorDefinition, "identifier" | "stacks" | "maxConcurrentEpisodes">[];
+  actors?: readonly Pick<
+    ActorDefinition,
+    "identifier" | "stacks" | "maxConcurrentEpisodes" | "concurrency"
+  >[];
 }
 
 /** Episodes counted ahead in a queue at most: past it the position reads "10,001". */
@@ -107,6 +110,7 @@ export async function explainPendingEpisodes(
     listClusterModes({ db: options.db }),
   ]);
   const actors = new Map((options.actors ?? []).map((actor) => [actor.identifier, actor]));
+  const held = await actorLimitsNow(options.db, rows, actors);
   const reasons: Record<string, EpisodeWaitReason> = {};
   for (const row of rows) {
     const facts: PendingEpisodeFacts = {
@@ -128,7 +132,7 @@ export async function explainPendingEpisodes(
       runningByNode: row.running_by_node ?? {},
       limit:
         row.limit_wait === null
-          ? null
+          ? (held.get(row.id) ?? null)
           : {
               wait: toLimitWait(row.limit_wait),
               running: row.limit_running ?? 0,
@@ -139,4 +143,54 @@ export async function explainPendingEpisodes(
     reasons[row.id] = explainPendingEpisode(facts, cluster, actors.get(row.actor_id));
   }
   return reasons;
+}
+
+type HeldLimit = NonNullable<PendingEpisodeFacts["limit"]>;
+
+/**
+ * A due request whose start was never refused may still wait on its actor's own `global` limit:
+ * a poll takes no more of the actor's requests than that limit has room for (pickDueRequests),
+ * so with the limit full nothing is tried and nothing refused. Per such rule of the page, how
+ * many running episodes hold its key now and where (the gate's partial GIN index).
+ */
+async function actorLimitsNow(
+  db: Queryable,
+  rows: readonly FactsRow[],
+  actors: ReadonlyMap<string, NonNullable<ExplainPendingEpisodesOptions["actors"]>[number]>,
+): Promise<Map<string, HeldLimit>> {
+  const rules = new Map<string, LimitRule>();
+  const ruleOf = new Map<string, LimitRule>();
+  for (const row of rows) {
+    if (row.limit_wait !== null || row.request_status !== "pending") continue;
+    const actor = actors.get(row.actor_id);
+    const rule = actor && actorGlobalRule(row.actor_id, row.source_env, actor);
+    if (rule === undefined) continue;
+    rules.set(rule.k, rule);
+    ruleOf.set(row.id, rule);
+  }
+  const held = new Map<string, HeldLimit>();
+  if (rules.size === 0) return held;
+  const { rows: counts } = await db.query<{ k: string; running: number; nodes: string[] | null }>(
+    `SELECT k.k, count(r.id)::int AS running,
+            array_agg(DISTINCT r.executed_by ORDER BY r.executed_by)
+              FILTER (WHERE r.executed_by IS NOT NULL) AS nodes
+       FROM unnest($1::text[]) AS k(k)
+       LEFT JOIN cyclium_episodes r
+         ON r.status = 'running' AND r.limit_keys IS NOT NULL AND r.limit_keys @> ARRAY[k.k]
+      GROUP BY k.k`,
+    [[...rules.keys()]],
+  );
+  const byKey = new Map(counts.map((count) => [count.k, count]));
+  const at = new Date();
+  for (const [id, rule] of ruleOf) {
+    const count = byKey.get(rule.k);
+    const running = count?.running ?? 0;
+    held.set(id, {
+      wait: { k: rule.k, c: "concurrency", l: rule.l, n: running, at },
+      running,
+      nodes: count?.nodes ?? [],
+      rateActive: false,
+    });
+  }
+  return held;
 }
