@@ -52,6 +52,14 @@ export async function enableCostProbes(
   } else {
     notes.push("statements per item are the workers' round trips");
   }
+  if (statements && ownCluster) {
+    // A statement's server time is its planning and its execution: planning a long statement
+    // each time it is sent can cost as much as running it.
+    await admin
+      .query("ALTER SYSTEM SET pg_stat_statements.track_planning = on")
+      .then(() => admin.query("SELECT pg_reload_conf()"))
+      .catch(() => notes.push("planning time not tracked: statement times are execution only"));
+  }
   const walInspect = await create("pg_walinspect");
   if (walInspect && ownCluster) {
     // The drain's WAL is read after it ends: keep its segments even if a checkpoint runs meanwhile.
@@ -67,20 +75,29 @@ export async function enableCostProbes(
   return { statements, walInspect, notes };
 }
 
-/** Calls so far per statement (pg_stat_statements' queryid), with the statement's text. */
-export type StatementCounts = Map<string, { query: string; calls: number }>;
+/**
+ * Calls so far per statement (pg_stat_statements' queryid), with the statement's text and its
+ * server time in ms: planning (when tracked) and execution.
+ */
+export type StatementCounts = Map<string, { query: string; calls: number; serverMs: number }>;
 
 /** Statements run in `database` so far, transaction control and session settings left out. */
 export async function statementCalls(admin: pg.Client, database: string): Promise<StatementCounts> {
-  const { rows } = await admin.query<{ id: string; query: string; calls: string }>(
-    `SELECT s.queryid::text AS id, min(s.query) AS query, sum(s.calls)::text AS calls
+  const { rows } = await admin.query<{ id: string; query: string; calls: string; ms: string }>(
+    `SELECT s.queryid::text AS id, min(s.query) AS query, sum(s.calls)::text AS calls,
+            sum(s.total_exec_time + s.total_plan_time)::text AS ms
        FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
       WHERE d.datname = $1
         AND s.query !~* '^\\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|RESET|SHOW|DISCARD|DEALLOCATE|LISTEN|UNLISTEN)\\M'
       GROUP BY s.queryid`,
     [database],
   );
-  return new Map(rows.map((row) => [row.id, { query: row.query, calls: Number(row.calls) }]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { query: row.query, calls: Number(row.calls), serverMs: Number(row.ms) },
+    ]),
+  );
 }
 
 /** pg_stat_user_tables of the database at `url`, on a connection of its own. */
@@ -163,10 +180,16 @@ export async function walGroups(
     type: string;
     records: string;
     bytes: string;
+    fpi: string;
   }>(
-    `SELECT b.relfilenode::int8::text AS filenode, b.resource_manager AS rmgr,
-            b.record_type AS type, count(*)::text AS records, sum(b.record_length)::text AS bytes
-       FROM pg_get_wal_block_info($2::pg_lsn, $3::pg_lsn, false) b
+    // A record's page images summed over all its blocks (an update moving a row to another page
+    // can copy both), counted under its first block's relation like its bytes.
+    `SELECT b.relfilenode::int8::text AS filenode, b.rmgr, b.type, count(*)::text AS records,
+            sum(b.record_length)::text AS bytes, sum(b.fpi)::text AS fpi
+       FROM (SELECT relfilenode, reldatabase, block_id, resource_manager AS rmgr,
+                    record_type AS type, record_length,
+                    sum(coalesce(block_fpi_length, 0)) OVER (PARTITION BY start_lsn) AS fpi
+               FROM pg_get_wal_block_info($2::pg_lsn, $3::pg_lsn, false)) b
       WHERE b.block_id = 0
         AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = $1)
       GROUP BY 1, 2, 3`,
@@ -178,5 +201,6 @@ export async function walGroups(
     recordType: row.type,
     records: Number(row.records),
     bytes: Number(row.bytes),
+    pageImageBytes: Number(row.fpi),
   }));
 }

@@ -27,6 +27,8 @@ export interface TableCost {
   indexEntries: number;
   /** Null without pg_walinspect. */
   walBytes: number | null;
+  /** Of walBytes, full-page images; null without pg_walinspect. */
+  pageImageBytes: number | null;
 }
 
 /** The cost of one drained item, every figure divided by the items completed. */
@@ -34,8 +36,11 @@ export interface ItemCosts {
   /** Statements the server ran (pg_stat_statements, transaction control left out), else round trips. */
   statements: number;
   statementsFrom: "pg_stat_statements" | "round trips";
-  /** The statements run most per item (pg_stat_statements only), their text shortened. */
-  topStatements?: { query: string; perItem: number }[];
+  /**
+   * The statements that took the most server time (pg_stat_statements only), their text
+   * shortened: calls and server ms (planning and execution) per item.
+   */
+  topStatements?: { query: string; perItem: number; serverMsPerItem: number }[];
   inserts: number;
   updates: number;
   hotUpdates: number;
@@ -117,6 +122,7 @@ export async function itemCosts(context: BenchContext, w: CostWindow): Promise<I
           wal === null ? (write ? estimatedIndexEntries(write) : 0) : (walOf?.indexEntries ?? 0),
         ),
         walBytes: wal === null ? null : per(walOf?.walBytes ?? 0),
+        pageImageBytes: wal === null ? null : per(walOf?.pageImageBytes ?? 0),
       };
     })
     // A row per item that rounds to nothing (a node heartbeat over the whole drain) is noise.
@@ -136,9 +142,11 @@ export async function itemCosts(context: BenchContext, w: CostWindow): Promise<I
     ...(calls === null
       ? {}
       : {
-          topStatements: calls
-            .slice(0, TOP_STATEMENTS)
-            .map((c) => ({ query: shorten(c.query), perItem: per(c.calls) })),
+          topStatements: calls.slice(0, TOP_STATEMENTS).map((c) => ({
+            query: shorten(c.query),
+            perItem: per(c.calls),
+            serverMsPerItem: per(c.serverMs),
+          })),
         }),
     inserts: sum((t) => t.inserts),
     updates: sum((t) => t.updates),
@@ -160,14 +168,18 @@ async function readWal(context: BenchContext, w: CostWindow) {
   return walByTable(groups, owners);
 }
 
-const TOP_STATEMENTS = 6;
+const TOP_STATEMENTS = 8;
 
-/** Calls per statement between two snapshots, most called first. */
+/** Calls and server time per statement between two snapshots, the most time first. */
 function statementsBetween(before: StatementCounts, after: StatementCounts) {
   return [...after]
-    .map(([id, { query, calls }]) => ({ query, calls: calls - (before.get(id)?.calls ?? 0) }))
+    .map(([id, { query, calls, serverMs }]) => ({
+      query,
+      calls: calls - (before.get(id)?.calls ?? 0),
+      serverMs: serverMs - (before.get(id)?.serverMs ?? 0),
+    }))
     .filter((c) => c.calls > 0)
-    .sort((a, b) => b.calls - a.calls);
+    .sort((a, b) => b.serverMs - a.serverMs);
 }
 
 /** One line of at most 90 characters: the statement's start, which names it. */

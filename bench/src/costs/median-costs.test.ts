@@ -23,6 +23,7 @@ const table = (name: string, walBytes: number) => ({
   deletes: 0,
   indexEntries: 2,
   walBytes,
+  pageImageBytes: walBytes / 2,
 });
 
 describe("medianCosts", () => {

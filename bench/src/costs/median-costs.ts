@@ -15,6 +15,7 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
     const rows = runs.map((run) => run.tables.find((t) => t.table === table));
     const tm = (pick: (t: TableCost) => number) => median(rows.map((row) => (row ? pick(row) : 0)));
     const wal = rows.map((row) => row?.walBytes ?? null);
+    const images = rows.map((row) => row?.pageImageBytes ?? null);
     return {
       table,
       inserts: tm((t) => t.inserts),
@@ -23,6 +24,7 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
       deletes: tm((t) => t.deletes),
       indexEntries: tm((t) => t.indexEntries),
       walBytes: wal.every((v) => v === null) ? null : median(wal.map((v) => v ?? 0)),
+      pageImageBytes: images.every((v) => v === null) ? null : median(images.map((v) => v ?? 0)),
     };
   });
   const outside = runs.map((run) => run.walOutsideTables);

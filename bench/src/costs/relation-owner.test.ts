@@ -88,13 +88,21 @@ describe("walByTable", () => {
     const owners = ownersByFilenode(rows);
     const tables = walByTable(
       [
-        { filenode: 110, resourceManager: "Heap", recordType: "INSERT", records: 4, bytes: 400 },
+        {
+          filenode: 110,
+          resourceManager: "Heap",
+          recordType: "INSERT",
+          records: 4,
+          bytes: 400,
+          pageImageBytes: 300,
+        },
         {
           filenode: 111,
           resourceManager: "Btree",
           recordType: "INSERT_LEAF",
           records: 4,
           bytes: 256,
+          pageImageBytes: 0,
         },
         {
           filenode: 113,
@@ -102,16 +110,37 @@ describe("walByTable", () => {
           recordType: "INSERT_LEAF",
           records: 1,
           bytes: 64,
+          pageImageBytes: 0,
         },
-        { filenode: 220, resourceManager: "Heap", recordType: "INSERT", records: 2, bytes: 100 },
-        { filenode: 999, resourceManager: "Heap", recordType: "INPLACE", records: 1, bytes: 80 },
+        {
+          filenode: 220,
+          resourceManager: "Heap",
+          recordType: "INSERT",
+          records: 2,
+          bytes: 100,
+          pageImageBytes: 0,
+        },
+        {
+          filenode: 999,
+          resourceManager: "Heap",
+          recordType: "INPLACE",
+          records: 1,
+          bytes: 80,
+          pageImageBytes: 0,
+        },
       ],
       owners,
     );
     expect(tables).toEqual([
-      { table: "jobs", walBytes: 720, indexWalBytes: 256, indexEntries: 5 },
-      { table: "steps", walBytes: 100, indexWalBytes: 0, indexEntries: 0 },
-      { table: "(other relations)", walBytes: 80, indexWalBytes: 0, indexEntries: 0 },
+      { table: "jobs", walBytes: 720, indexWalBytes: 256, pageImageBytes: 300, indexEntries: 5 },
+      { table: "steps", walBytes: 100, indexWalBytes: 0, pageImageBytes: 0, indexEntries: 0 },
+      {
+        table: "(other relations)",
+        walBytes: 80,
+        indexWalBytes: 0,
+        pageImageBytes: 0,
+        indexEntries: 0,
+      },
     ]);
   });
 });

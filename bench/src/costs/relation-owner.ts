@@ -95,6 +95,8 @@ export interface WalGroup {
   recordType: string;
   records: number;
   bytes: number;
+  /** Of which full-page images (a page's first change after a checkpoint). */
+  pageImageBytes: number;
 }
 
 export interface TableWal {
@@ -103,6 +105,8 @@ export interface TableWal {
   walBytes: number;
   /** Of which in its indexes. */
   indexWalBytes: number;
+  /** Of which full-page images. */
+  pageImageBytes: number;
   indexEntries: number;
 }
 
@@ -122,9 +126,11 @@ export function walByTable(
       table: name,
       walBytes: 0,
       indexWalBytes: 0,
+      pageImageBytes: 0,
       indexEntries: 0,
     };
     entry.walBytes += group.bytes;
+    entry.pageImageBytes += group.pageImageBytes;
     if (owner?.role === "index") entry.indexWalBytes += group.bytes;
     if (owner?.role !== "table" && addsIndexEntry(group.resourceManager, group.recordType)) {
       entry.indexEntries += group.records;

@@ -99,7 +99,7 @@ export function costMarkdown(summary: Summary): string[] {
     "",
     `## Writes and WAL by table, per item, ${first} process${first === 1 ? "" : "es"}`,
     "",
-    "A table's figures include its indexes and TOAST; index entries are counted from WAL records (btree leaf inserts and splits, GIN inserts) when pg_walinspect is on, else estimated as (inserts + non-HOT updates) × indexes.",
+    "A table's figures include its indexes and TOAST; index entries are counted from WAL records (btree leaf inserts and splits, GIN inserts) when pg_walinspect is on, else estimated as (inserts + non-HOT updates) × indexes. Page images are the copy of a page written at its first change after a checkpoint (the bench checkpoints before each run).",
   );
   for (const system of systems) {
     const costs = figureOf(system.id, first)?.costs;
@@ -110,11 +110,11 @@ export function costMarkdown(summary: Summary): string[] {
       "",
       `**${system.label}** (statements from ${costs.statementsFrom}, index entries from ${costs.indexEntriesFrom === "wal" ? "WAL" : "an estimate"})`,
       "",
-      "| table | inserts | updates | HOT | deletes | index entries | WAL bytes | WAL share |",
-      "|--|--:|--:|--:|--:|--:|--:|--:|",
+      "| table | inserts | updates | HOT | deletes | index entries | WAL bytes | of which page images | WAL share |",
+      "|--|--:|--:|--:|--:|--:|--:|--:|--:|",
       ...costs.tables.map(
         (t) =>
-          `| ${t.table} | ${num(t.inserts, 2)} | ${num(t.updates, 2)} | ${num(t.hotUpdates, 2)} | ${num(t.deletes, 2)} | ${num(t.indexEntries, 1)} | ${bytes(t.walBytes)} | ${t.walBytes === null || total <= 0 ? "–" : `${((t.walBytes / total) * 100).toFixed(0)}%`} |`,
+          `| ${t.table} | ${num(t.inserts, 2)} | ${num(t.updates, 2)} | ${num(t.hotUpdates, 2)} | ${num(t.deletes, 2)} | ${num(t.indexEntries, 1)} | ${bytes(t.walBytes)} | ${bytes(t.pageImageBytes)} | ${t.walBytes === null || total <= 0 ? "–" : `${((t.walBytes / total) * 100).toFixed(0)}%`} |`,
       ),
     );
     const top = costs.topStatements ?? [];
@@ -122,11 +122,11 @@ export function costMarkdown(summary: Summary): string[] {
       if (top.length === 0) return;
       lines.push(
         "",
-        "| statement (most run first) | per item |",
-        "|--|--:|",
+        "| statement (most server time first) | calls per item | server ms per item (planning + execution) |",
+        "|--|--:|--:|",
         ...top.map(
           (t) =>
-            `| \`${t.query.replaceAll("|", "\\|").replaceAll("`", "'")}\` | ${num(t.perItem, 3)} |`,
+            `| \`${t.query.replaceAll("|", "\\|").replaceAll("`", "'")}\` | ${num(t.perItem, 3)} | ${num(t.serverMsPerItem, 3)} |`,
         ),
       );
     };
