@@ -2,6 +2,7 @@ import {
   createCycliumNode,
   type CycliumNode,
   type NodeExtension,
+  PreparingClient,
   Telemetry,
 } from "@cyclium/core/worker";
 import pg from "pg";
@@ -36,8 +37,13 @@ export async function startNode(
     pino.destination({ dest: env.FAULTS_LOG_FILE, mkdir: true, sync: true }),
   );
   // Sixteen connections: six slots for each of two busy actors, their heartbeats, the poller and
-  // recovery; fewer made renewals queue behind journal writes on a loaded machine.
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 16 });
+  // recovery; fewer made renewals queue behind journal writes on a loaded machine. Named prepared
+  // statements, as runWorker's pool on a direct connection: they must survive restarts and cuts.
+  const pool = new pg.Pool({
+    connectionString: env.DATABASE_URL,
+    max: 16,
+    Client: PreparingClient,
+  });
   pool.on("error", (err) => logger.warn({ err }, "idle database connection failed"));
   const telemetry = new Telemetry(logger);
   recordTelemetry(telemetry, history);

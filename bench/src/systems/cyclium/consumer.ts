@@ -1,5 +1,5 @@
 import { defineActor, done, type Strategy, type Logger } from "@cyclium/core";
-import { createCycliumNode, Telemetry } from "@cyclium/core/worker";
+import { createCycliumNode, PreparingClient, Telemetry } from "@cyclium/core/worker";
 import pg from "pg";
 import { itemOf, type Consumer, type ConsumerOptions } from "../consumer";
 import { reportToStderr } from "../stderr-logger";
@@ -38,7 +38,12 @@ export async function prepareCycliumConsumer(options: ConsumerOptions): Promise<
     expectations: [{ id: BENCH_EXPECTATION_ID, strategy: noop, trigger: { manual: true } }],
   });
   // One connection per running episode plus one for the poller, as graphile's maxPoolSize.
-  const pool = new pg.Pool({ connectionString: options.url, max: options.concurrency + 1 });
+  // Named prepared statements, as runWorker's pool on a direct connection.
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.concurrency + 1,
+    Client: PreparingClient,
+  });
   pool.on("error", (err) => logger.warn({ err }, "idle connection failed"));
   const node = await createCycliumNode({
     db: pool,

@@ -6,3 +6,4 @@ export {
   isTransientDatabaseError,
   type DatabaseErrorKind,
 } from "./transient-error";
+export { PreparingClient } from "./preparing-client";

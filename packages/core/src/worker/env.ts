@@ -22,6 +22,9 @@ export const ZWorkerEnv = ZCycliumEnv.extend({
   // Apply pending migrations on start (runWorker's `migrate`); `false` when a deploy step runs
   // `cyclium migrate` instead.
   CYCLIUM_MIGRATE: ZEnvBoolean.default(true),
+  // Named prepared statements on the worker's pool (runWorker's `preparedStatements`). Unset:
+  // on, unless CYCLIUM_LISTEN_DATABASE_URL says DATABASE_URL goes through a pooler.
+  CYCLIUM_PREPARED_STATEMENTS: ZEnvBoolean.optional(),
   CYCLIUM_MODE: z.enum(["full", "trigger_only", "disabled"]).default("full"),
   // How often lapsed claims are marked `expired` (reclaimExpired), by one node at a time.
   CYCLIUM_WORK_CLAIMS_RECLAIM_INTERVAL_MS: ZEnvPositiveInt.default(60_000),
@@ -60,6 +63,7 @@ export function workerSettingsFromEnv(env: TWorkerEnv): RunWorkerSettings {
     databaseUrl: env.DATABASE_URL,
     listenDatabaseUrl: env.CYCLIUM_LISTEN_DATABASE_URL,
     migrate: env.CYCLIUM_MIGRATE,
+    preparedStatements: env.CYCLIUM_PREPARED_STATEMENTS,
     mode: env.CYCLIUM_MODE,
     nodeIdentity: env.CYCLIUM_NODE_IDENTITY,
     stack: env.CYCLIUM_STACK_SLUG ?? null,

@@ -22,6 +22,7 @@ export {
   type NodeExtension,
 } from "../nodes/index";
 export { DeferredRunner } from "../deferred/index";
+export { PreparingClient } from "../db/index";
 export {
   silentLogger,
   Telemetry,

@@ -28,6 +28,14 @@ export interface RunWorkerSettings {
    * `false` when migrations run as a separate deploy step (`cyclium migrate`).
    */
   migrate?: boolean | undefined;
+  /**
+   * CYCLIUM_PREPARED_STATEMENTS: send a statement the worker keeps running as a named prepared
+   * statement, parsed and planned once per connection (about a fifth less PostgreSQL CPU per
+   * drained item, docs/benchmarks.md). Default: on, unless `listenDatabaseUrl` differs from
+   * `databaseUrl`, which means a pooler; PgBouncer keeps named statements only from 1.21 with
+   * `max_prepared_statements` set (docs/pgbouncer.md).
+   */
+  preparedStatements?: boolean | undefined;
   mode?: Mode | undefined;
   /**
    * SPEC section 8: a static identity, a resolver (called once at start-up, may be async), or

@@ -2,6 +2,7 @@ import { migrate, migrationsDir, resolveDatabase } from "@cyclium/db";
 import pg from "pg";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { loadWorkClaims } from "../claims/index";
+import { PreparingClient } from "../db/index";
 import { redactSecrets } from "../errors/index";
 import { findingsExpiryExtension } from "../findings/index";
 import {
@@ -21,6 +22,7 @@ import { triggerExtension } from "../triggers/index";
 import { resolveWorkerSettings } from "./env";
 import type { RunWorkerOptions } from "./run-worker-settings";
 import { startNodeHttpServer } from "./node-http-server";
+import { preparedStatementsOn } from "./prepared-statements";
 import { describeStartupError } from "./startup-errors";
 import { createWorkerLogger } from "./worker-logger";
 
@@ -95,11 +97,13 @@ async function startWorker(options: RunWorkerOptions): Promise<RunningWorker> {
   // An idle worker's statements (about one a second, issue 28) keep one pooled connection warm;
   // one opened when two of them meet, or by a burst of work, closes 2 s after its last use
   // instead of pg's 10 s, during which the next overlap kept it open for good.
+  const prepared = preparedStatementsOn(options.preparedStatements, database.url, directUrl);
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
     min: 1,
     idleTimeoutMillis: 2_000,
+    ...(prepared ? { Client: PreparingClient } : {}),
   });
   pool.on("error", (error) => logger.warn({ err: error }, "idle database connection failed"));
 
