@@ -16,8 +16,9 @@ import { z } from "zod";
 import { parseTrustedProxies, type TTrustedProxies } from "./server/auth/client-address";
 
 /**
- * The shared SPEC variables (`ZCycliumEnv` of `@cyclium/core/worker`: deployment, identity, stack, env, work
- * claims, lease, staleness) with the same meaning as in the worker, plus the console's own.
+ * The shared SPEC variables (`ZCycliumEnv` of `@cyclium/core/worker`: deployment, identity,
+ * stack, env, work claims, lease, staleness) with the same meaning as in the worker, plus the
+ * console's own.
  */
 export const ZWebEnv = ZCycliumEnv.extend({
   DATABASE_URL: z

@@ -14,8 +14,6 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
   const tables = names.map((table): TableCost => {
     const rows = runs.map((run) => run.tables.find((t) => t.table === table));
     const tm = (pick: (t: TableCost) => number) => median(rows.map((row) => (row ? pick(row) : 0)));
-    const wal = rows.map((row) => row?.walBytes ?? null);
-    const images = rows.map((row) => row?.pageImageBytes ?? null);
     return {
       table,
       inserts: tm((t) => t.inserts),
@@ -23,11 +21,10 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
       hotUpdates: tm((t) => t.hotUpdates),
       deletes: tm((t) => t.deletes),
       indexEntries: tm((t) => t.indexEntries),
-      walBytes: wal.every((v) => v === null) ? null : median(wal.map((v) => v ?? 0)),
-      pageImageBytes: images.every((v) => v === null) ? null : median(images.map((v) => v ?? 0)),
+      walBytes: medianOrNull(rows.map((row) => row?.walBytes ?? null)),
+      pageImageBytes: medianOrNull(rows.map((row) => row?.pageImageBytes ?? null)),
     };
   });
-  const outside = runs.map((run) => run.walOutsideTables);
   return {
     statements: m((c) => c.statements),
     statementsFrom: first.statementsFrom,
@@ -39,8 +36,13 @@ export function medianCosts(runs: readonly ItemCosts[]): ItemCosts | null {
     deletes: m((c) => c.deletes),
     indexEntries: m((c) => c.indexEntries),
     indexEntriesFrom: first.indexEntriesFrom,
-    walOutsideTables: outside.every((v) => v === null) ? null : median(outside.map((v) => v ?? 0)),
+    walOutsideTables: medianOrNull(runs.map((run) => run.walOutsideTables)),
     tables: tables.sort((a, b) => (b.walBytes ?? 0) - (a.walBytes ?? 0)),
     readMs: m((c) => c.readMs ?? Number.NaN),
   };
+}
+
+/** Null when every repetition had none (no pg_walinspect), else the median, a missing one as 0. */
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  return values.every((v) => v === null) ? null : median(values.map((v) => v ?? 0));
 }

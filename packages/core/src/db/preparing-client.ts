@@ -18,9 +18,11 @@ const MAX_COUNTED_PER_CONNECTION = 1_000;
  * Only plain `(text, values)` calls are prepared; a query config, a stream or a statement seen
  * rarely runs as pg runs it. A prepared statement whose result columns a migration changed (a
  * `RETURNING *` after ADD COLUMN during a rolling upgrade) fails once with PostgreSQL's "cached
- * plan must not change result type"; its text then runs unnamed on this connection. Never behind a transaction-mode pooler that does not track named
- * statements (PgBouncer before 1.21): a statement prepared on one server connection is not there on
- * the next. `preparedStatementsSafe` decides that for a worker.
+ * plan must not change result type"; its text then runs unnamed on this connection.
+ *
+ * Never behind a transaction-mode pooler that does not track named statements (PgBouncer before
+ * 1.21): a statement prepared on one server connection is not there on the next.
+ * `preparedStatementsOn` (worker/prepared-statements.ts) decides that for a worker.
  */
 class Preparing extends pg.Client {
   readonly #uses = new Map<string, number>();

@@ -28,7 +28,8 @@ type StaleEpisodeRow = Pick<
  * episode keeps the journal of its earlier attempts, and those old entries must not make its new
  * run look stale before it journals anything. `updated_at` stands in when neither exists.
  * The partial index `cyclium_episodes_running_idx` keeps this to the running rows, and the
- * journal lookup is one index probe per row (`cyclium_episode_steps_pkey`, on episode, attempt and step).
+ * journal lookup is one index probe per row (`cyclium_episode_steps_pkey`: episode, attempt,
+ * step).
  */
 export async function findStaleEpisodes(
   options: FindStaleEpisodesOptions,
