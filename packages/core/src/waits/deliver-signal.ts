@@ -83,32 +83,44 @@ async function deliverIn(
   tx: Queryable,
 ): Promise<DeliverSignalResult> {
   const { episodeId, name, payload, idempotencyKey, sentBy } = input;
-  {
-    const episode = await tx.query<{ status: EpisodeStatus }>(
-      `SELECT status FROM cyclium_episodes WHERE id = $1 FOR UPDATE`,
-      [episodeId],
-    );
-    const status = episode.rows[0]?.status;
-    if (status === undefined) return { kind: "not_found" };
-    if (ENDED.includes(status)) return { kind: "ended", status };
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO cyclium_signals (episode_id, name, payload, idempotency_key, sent_by)
-       VALUES ($1, $2, $3::jsonb, $4, $5)
-       ON CONFLICT (episode_id, name, idempotency_key) DO NOTHING
-       RETURNING id::text AS id`,
-      [episodeId, name, JSON.stringify(payload ?? null), idempotencyKey ?? null, sentBy],
-    );
-    const signalId = inserted.rows[0]?.id;
-    if (signalId === undefined) {
-      const existing = await tx.query<{ id: string }>(
-        `SELECT id::text AS id FROM cyclium_signals
-          WHERE episode_id = $1 AND name = $2 AND idempotency_key = $3`,
-        [episodeId, name, idempotencyKey ?? null],
-      );
-      return { kind: "duplicate", signalId: existing.rows[0]?.id ?? "" };
-    }
-    if (status !== "waiting") return { kind: "delivered", signalId, woke: false };
-    const woke = await tx.query<{ woke: number }>(WAKE_SQL, [episodeId, name, sentBy]);
-    return { kind: "delivered", signalId, woke: (woke.rows[0]?.woke ?? 0) > 0 };
+  const episode = await tx.query<{ status: EpisodeStatus }>(
+    `SELECT status FROM cyclium_episodes WHERE id = $1 FOR UPDATE`,
+    [episodeId],
+  );
+  const status = episode.rows[0]?.status;
+  if (status === undefined) return { kind: "not_found" };
+  if (ENDED.includes(status)) {
+    // A retry of a delivery that went through gets the same answer, even if the episode consumed
+    // the signal and ended in between.
+    const sent = await deliveredBefore(tx, input);
+    return sent === undefined ? { kind: "ended", status } : { kind: "duplicate", signalId: sent };
   }
+  const inserted = await tx.query<{ id: string }>(
+    `INSERT INTO cyclium_signals (episode_id, name, payload, idempotency_key, sent_by)
+     VALUES ($1, $2, $3::jsonb, $4, $5)
+     ON CONFLICT (episode_id, name, idempotency_key) DO NOTHING
+     RETURNING id::text AS id`,
+    [episodeId, name, JSON.stringify(payload ?? null), idempotencyKey ?? null, sentBy],
+  );
+  const signalId = inserted.rows[0]?.id;
+  if (signalId === undefined) {
+    return { kind: "duplicate", signalId: (await deliveredBefore(tx, input)) ?? "" };
+  }
+  if (status !== "waiting") return { kind: "delivered", signalId, woke: false };
+  const woke = await tx.query<{ woke: number }>(WAKE_SQL, [episodeId, name, sentBy]);
+  return { kind: "delivered", signalId, woke: (woke.rows[0]?.woke ?? 0) > 0 };
+}
+
+/** The id of the signal already delivered with this idempotency key; none without a key. */
+async function deliveredBefore(
+  tx: Queryable,
+  input: z.output<typeof ZDeliverSignalInput>,
+): Promise<string | undefined> {
+  if (input.idempotencyKey === undefined) return undefined;
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT id::text AS id FROM cyclium_signals
+      WHERE episode_id = $1 AND name = $2 AND idempotency_key = $3`,
+    [input.episodeId, input.name, input.idempotencyKey],
+  );
+  return rows[0]?.id;
 }
