@@ -50,6 +50,7 @@ export async function runDrain(
   let workers: WorkerProcess[] = [];
   try {
     await system.seed(database.url, items);
+    await server.vacuum(database.name);
     await server.checkpoint();
     await server.waitForNoBackends(database.name);
     const costsBefore = await costSnapshot(context, database, "before");
