@@ -62,10 +62,16 @@ const CLAIM_ROW_ALREADY = `  SELECT i.episode_id
      AND c.attempt = i.claim_attempt
    WHERE c.dedupe_key = ANY($22::text[]) AND c.state = 'done' AND NOT i.in_row`;
 
+// The batch's rows by primary key, fenced (OFFSET 0) from the tests after it: with statistics
+// taken while few episodes had ended, PostgreSQL read `finished_at IS NOT NULL` as a reason to scan
+// the charts' partial index, every ended episode of the table, at each end (measured: the end's
+// server time per item 0.08 -> 0.19-0.25 ms over a 20,000-item drain of analyzed tables).
 const IN_ROW_ALREADY = `  SELECT i.episode_id
-    FROM cyclium_episodes e JOIN input i
+    FROM (SELECT id, executed_by, attempt, lease_until, status, finished_at
+            FROM cyclium_episodes WHERE id = ANY($2::uuid[]) OFFSET 0) e
+    JOIN input i
       ON e.id = i.episode_id AND e.executed_by = i.claim_owner AND e.attempt = i.claim_attempt
-   WHERE e.id = ANY($2::uuid[]) AND i.in_row AND e.lease_until IS NULL AND e.status = i.status
+   WHERE i.in_row AND e.lease_until IS NULL AND e.status = i.status
      AND e.finished_at IS NOT NULL`;
 
 /**
