@@ -152,18 +152,26 @@ describe("createClient against a real worker", () => {
       priority: 9,
     });
     expect((await client.get(fired.episodeId ?? ""))?.status).toBe("pending");
+    // Until then its request waits, due at run_at, at its priority.
+    const { rows: waiting } = await db.pool.query<{ due: boolean; priority: number }>(
+      `SELECT run_at = $2 AS due, priority FROM cyclium_trigger_requests
+        WHERE episode_id = $1 AND status = 'pending'`,
+      [fired.episodeId, runAt],
+    );
+    expect(waiting).toEqual([{ due: true, priority: 9 }]);
     expect(await fired.result({ timeoutMs: 30_000 })).toMatchObject({ kind: "completed" });
     // Both instants from the database clock: the start's (its statement's now()) and run_at.
     // The worker's fallback poll is 5 s away: the poller's timer for the earliest due request
-    // is what starts it on time.
-    const { rows } = await db.pool.query<{ late_ms: number; priority: number }>(
-      `SELECT (extract(epoch FROM e.started_at - r.run_at) * 1000)::float8 AS late_ms, r.priority
-         FROM cyclium_episodes e JOIN cyclium_trigger_requests r ON r.episode_id = e.id
-        WHERE e.id = $1`,
-      [fired.episodeId],
+    // is what starts it on time. The start consumed the request.
+    const { rows } = await db.pool.query<{ late_ms: number; requests: number }>(
+      `SELECT (extract(epoch FROM e.started_at - $2::timestamptz) * 1000)::float8 AS late_ms,
+              (SELECT count(*) FROM cyclium_trigger_requests r WHERE r.episode_id = e.id)::int
+                AS requests
+         FROM cyclium_episodes e WHERE e.id = $1`,
+      [fired.episodeId, runAt],
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.priority).toBe(9);
+    expect(rows[0]?.requests).toBe(0);
     expect(rows[0]?.late_ms).toBeGreaterThanOrEqual(0);
     expect(rows[0]?.late_ms).toBeLessThan(1_000);
     const untyped = client as unknown as CycliumClient;
@@ -200,19 +208,24 @@ describe("createClient against a real worker", () => {
       { attempt: 1, error_class: "transient" },
       { attempt: 2, error_class: "transient" },
     ]);
-    // Each retry's request was due after its backoff (initialMs 200, doubling, half to all).
-    const { rows } = await db.pool.query<{ wait_ms: number }>(
-      `SELECT round(extract(epoch FROM run_at - inserted_at) * 1000)::int AS wait_ms
-         FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id`,
+    // Each retry started after its backoff (initialMs 200, doubling, half to all): from a failed
+    // attempt's record (the end statement's now()) to the next attempt's end (attempt 2, which
+    // fails at once) or start (attempt 3, the episode's started_at), database clock throughout.
+    // The upper bounds leave a second for the poll.
+    const { rows } = await db.pool.query<{ second_ms: number; third_ms: number }>(
+      `SELECT round(extract(epoch FROM a2.inserted_at - a1.inserted_at) * 1000)::int AS second_ms,
+              round(extract(epoch FROM e.started_at - a2.inserted_at) * 1000)::int AS third_ms
+         FROM cyclium_episodes e
+         JOIN cyclium_episode_attempts a1 ON a1.episode_id = e.id AND a1.attempt = 1
+         JOIN cyclium_episode_attempts a2 ON a2.episode_id = e.id AND a2.attempt = 2
+        WHERE e.id = $1`,
       [fired.episodeId],
     );
-    expect(rows.map((row) => row.wait_ms)).toHaveLength(3);
-    const [first, second, third] = rows.map((row) => row.wait_ms);
-    expect(first).toBe(0);
+    const [{ second_ms: second, third_ms: third } = { second_ms: -1, third_ms: -1 }] = rows;
     expect(second).toBeGreaterThanOrEqual(100);
-    expect(second).toBeLessThanOrEqual(200);
+    expect(second).toBeLessThan(1_200);
     expect(third).toBeGreaterThanOrEqual(200);
-    expect(third).toBeLessThanOrEqual(400);
+    expect(third).toBeLessThan(1_400);
   });
 
   it("fails at maxAttempts, and at once for fail(..., { retry: false })", async () => {
@@ -239,11 +252,21 @@ describe("createClient against a real worker", () => {
     const fired = await client.fireTrigger({
       name: CLIENT_TRIGGER,
       context: { run: 2 },
-      delayMs: 800,
+      delayMs: 2_000,
       priority: 6,
     });
     if (fired.kind !== "fired") throw new Error(`expected fired, got ${JSON.stringify(fired)}`);
     const instanceId = fired.executions[0]?.instance_id;
+    // The first step waits on the deferred queue, due after the delay, at the priority.
+    const { rows: waiting } = await db.pool.query<{ step: string; wait_ms: number }>(
+      `SELECT e.workflow_step AS step,
+              round(extract(epoch FROM r.run_at - r.inserted_at) * 1000)::int AS wait_ms,
+              r.priority
+         FROM cyclium_episodes e JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+        WHERE e.workflow_instance_id = $1 AND r.status = 'pending'`,
+      [instanceId],
+    );
+    expect(waiting).toEqual([{ step: "first", wait_ms: 2_000, priority: 6 }]);
     await vi.waitFor(
       async () => {
         const { rows } = await db.pool.query<{ status: string }>(
@@ -254,20 +277,22 @@ describe("createClient against a real worker", () => {
       },
       { timeout: 20_000, interval: 200 },
     );
-    const { rows } = await db.pool.query<{ step: string; wait_ms: number | null }>(
+    // The first step started no earlier than its delay; the worker's engine started the second
+    // as any workflow step, on its own queue, without waiting the trigger's delay again.
+    const { rows } = await db.pool.query<{ step: string; after_ms: number }>(
       `SELECT e.workflow_step AS step,
-              round(extract(epoch FROM r.run_at - r.inserted_at) * 1000)::int AS wait_ms,
-              r.priority
-         FROM cyclium_episodes e LEFT JOIN cyclium_trigger_requests r ON r.episode_id = e.id
+              round(extract(epoch FROM e.started_at - coalesce(
+                (SELECT p.finished_at FROM cyclium_episodes p
+                  WHERE p.workflow_instance_id = e.workflow_instance_id
+                    AND p.inserted_at < e.inserted_at ORDER BY p.inserted_at DESC LIMIT 1),
+                e.inserted_at)) * 1000)::int AS after_ms
+         FROM cyclium_episodes e
         WHERE e.workflow_instance_id = $1 ORDER BY e.inserted_at`,
       [instanceId],
     );
-    // The first step waited on the deferred queue; the worker's engine started the second as
-    // any workflow step, at once on its own queue (no request).
-    expect(rows).toEqual([
-      { step: "first", wait_ms: 800, priority: 6 },
-      { step: "second", wait_ms: null, priority: null },
-    ]);
+    expect(rows.map((row) => row.step)).toEqual(["first", "second"]);
+    expect(rows[0]?.after_ms).toBeGreaterThanOrEqual(2_000);
+    expect(rows[1]?.after_ms).toBeLessThan(2_000);
   });
 
   it("refuses input the expectation's schema rejects, naming the field", async () => {

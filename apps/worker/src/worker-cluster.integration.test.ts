@@ -58,13 +58,13 @@ async function fireMany(
 async function waitAllCompleted(episodeIds: string[], timeout = 90_000) {
   await vi.waitFor(
     async () => {
+      // A request is consumed (deleted) by the statement that starts its episode: no open one
+      // is left, and every episode ended.
       const { rows } = await db.pool.query<{ n: string }>(
-        "SELECT count(*) AS n FROM cyclium_trigger_requests WHERE episode_id = ANY($1::uuid[]) AND status = 'completed'",
+        "SELECT count(*) AS n FROM cyclium_trigger_requests WHERE episode_id = ANY($1::uuid[]) AND status <> 'completed'",
         [episodeIds],
       );
-      expect(Number(rows[0]?.n)).toBe(episodeIds.length);
-      // A request is completed in the statement that starts its episode (SPEC section 4): wait
-      // for the episodes' ends too.
+      expect(Number(rows[0]?.n)).toBe(0);
       const ended = await db.pool.query<{ n: string }>(
         "SELECT count(*) AS n FROM cyclium_episodes WHERE id = ANY($1::uuid[]) AND status NOT IN ('pending', 'running')",
         [episodeIds],
@@ -102,17 +102,15 @@ describe("a cluster of three worker processes", () => {
     // by the node that started it from its request), and the workers' own counters add up to 500,
     // not more. No claim row: each run held its lease in its episode's row (SPEC section 4).
     const runs = await db.pool.query<{
-      claimed_by: string;
       executed_by: string;
       steps: string;
       nodes: string;
       attempt: number;
     }>(
-      `SELECT r.claimed_by, e.executed_by, e.attempt,
+      `SELECT e.executed_by, e.attempt,
               (SELECT count(*) FROM cyclium_episode_steps s WHERE s.episode_id = e.id) AS steps,
               (SELECT string_agg(DISTINCT s.node, ',') FROM cyclium_episode_steps s WHERE s.episode_id = e.id) AS nodes
-         FROM cyclium_trigger_requests r
-         JOIN cyclium_episodes e ON e.id = r.episode_id
+         FROM cyclium_episodes e
         WHERE e.id = ANY($1::uuid[])`,
       [episodeIds],
     );
@@ -126,8 +124,7 @@ describe("a cluster of three worker processes", () => {
       expect(run).toMatchObject({
         steps: "1",
         attempt: 1,
-        executed_by: run.claimed_by,
-        nodes: run.claimed_by,
+        nodes: run.executed_by,
       });
     }
     expect(await metricSum("cyclium_trigger_request_dispatched_total")).toBe(500);
@@ -135,7 +132,7 @@ describe("a cluster of three worker processes", () => {
 
     const perWorker = new Map<string, number>();
     for (const run of runs.rows)
-      perWorker.set(run.claimed_by, (perWorker.get(run.claimed_by) ?? 0) + 1);
+      perWorker.set(run.executed_by, (perWorker.get(run.executed_by) ?? 0) + 1);
     console.log("requests per worker", Object.fromEntries(perWorker));
     expect([...perWorker.keys()].sort()).toEqual(IDENTITIES);
     for (const count of perWorker.values()) expect(count).toBeGreaterThanOrEqual(50);
@@ -214,13 +211,13 @@ describe("a cluster of three worker processes", () => {
 
     const during = await fireMany(["alpha", "beta"], 120, { steps: 1, stepMs: 20 });
     await waitAllCompleted(during);
-    const taken = await db.pool.query<{ actor_id: string; claimed_by: string; n: string }>(
-      `SELECT actor_id, claimed_by, count(*) AS n FROM cyclium_trigger_requests
-        WHERE episode_id = ANY($1::uuid[]) GROUP BY actor_id, claimed_by`,
+    const taken = await db.pool.query<{ actor_id: string; executed_by: string; n: string }>(
+      `SELECT actor_id, executed_by, count(*) AS n FROM cyclium_episodes
+        WHERE id = ANY($1::uuid[]) GROUP BY actor_id, executed_by`,
       [during],
     );
     const count = (actor: string, node: string) =>
-      Number(taken.rows.find((r) => r.actor_id === actor && r.claimed_by === node)?.n ?? 0);
+      Number(taken.rows.find((r) => r.actor_id === actor && r.executed_by === node)?.n ?? 0);
     expect(count("alpha", "worker-1")).toBe(0);
     expect(count("alpha", "worker-2") + count("alpha", "worker-3")).toBe(60);
     expect(count("beta", "worker-1")).toBeGreaterThan(0);
@@ -235,7 +232,7 @@ describe("a cluster of three worker processes", () => {
     const after = await fireMany(["alpha"], 60, { steps: 1, stepMs: 20 });
     await waitAllCompleted(after);
     const resumed = await db.pool.query(
-      "SELECT 1 FROM cyclium_trigger_requests WHERE episode_id = ANY($1::uuid[]) AND claimed_by = 'worker-1'",
+      "SELECT 1 FROM cyclium_episodes WHERE id = ANY($1::uuid[]) AND executed_by = 'worker-1'",
       [after],
     );
     expect(resumed.rowCount).toBeGreaterThan(0);

@@ -10,8 +10,13 @@ import { BENCH_ACTOR_ID } from "../systems/cyclium/actor";
 const CHECK_SQL = `
 WITH mine AS (SELECT id, status, input FROM cyclium_episodes WHERE actor_id = $1)
 SELECT
-  (SELECT count(*) FROM cyclium_trigger_requests WHERE actor_id = $1 AND status = 'completed')::int AS requests_completed,
-  (SELECT count(*) FROM cyclium_trigger_requests WHERE actor_id = $1)::int AS requests,
+  (SELECT count(*) FROM mine e
+    WHERE NOT EXISTS (SELECT 1 FROM cyclium_trigger_requests r
+                       WHERE r.episode_id = e.id AND r.status <> 'completed'))::int
+    AS requests_settled,
+  (SELECT count(*) FROM mine e
+    WHERE (SELECT count(*) FROM cyclium_trigger_requests r WHERE r.episode_id = e.id) <= 1)::int
+    AS requests_at_most_one,
   (SELECT count(DISTINCT input->>'n') FROM mine WHERE status = 'completed')::int AS items_completed,
   (SELECT count(*) FROM mine)::int AS episodes,
   (SELECT count(*) FROM cyclium_episode_steps s JOIN mine ON mine.id = s.episode_id)::int AS steps,
@@ -30,6 +35,6 @@ export const historyCycliumSystem: BenchSystem = {
     const problems = Object.entries(row)
       .filter(([, value]) => value !== count)
       .map(([name, value]) => `${name} = ${String(value)}, expected ${count}`);
-    return { completed: row.requests_completed ?? 0, problems };
+    return { completed: row.requests_settled ?? 0, problems };
   },
 };

@@ -25,15 +25,22 @@ INSERT INTO cyclium_trigger_requests
 SELECT id, $3, $4, $5, NULL, NULL, 'pending', '{}' FROM episodes ORDER BY n`;
 
 /**
- * One row of the exactly-once check; each count must equal the item count. `claims_done_once`:
+ * One row of the exactly-once check; each count must equal the item count. `requests_settled`:
+ * episodes with no open request (the start consumes it; a `--baseline` before that marks it
+ * `completed`), `requests_at_most_one`: none was requested twice. `claims_done_once`:
  * episodes completed at attempt 1 whose run's lease was released, held in the episode's row
  * (lease_until NULL, no claim row) or in a claim row `done` at attempt 1 (`postgres-claim-rows`,
  * and a `--baseline` before the episode's own lease).
  */
 const CHECK_SQL = `
 SELECT
-  (SELECT count(*) FROM cyclium_trigger_requests WHERE status = 'completed')::int AS requests_completed,
-  (SELECT count(*) FROM cyclium_trigger_requests)::int AS requests,
+  (SELECT count(*) FROM cyclium_episodes e
+    WHERE NOT EXISTS (SELECT 1 FROM cyclium_trigger_requests r
+                       WHERE r.episode_id = e.id AND r.status <> 'completed'))::int
+    AS requests_settled,
+  (SELECT count(*) FROM cyclium_episodes e
+    WHERE (SELECT count(*) FROM cyclium_trigger_requests r WHERE r.episode_id = e.id) <= 1)::int
+    AS requests_at_most_one,
   (SELECT count(DISTINCT input->>'n') FROM cyclium_episodes WHERE status = 'completed')::int AS items_completed,
   (SELECT count(*) FROM cyclium_episodes)::int AS episodes,
   (SELECT count(*) FROM cyclium_episode_steps)::int AS steps,
@@ -44,8 +51,8 @@ SELECT
                          AND (w.state <> 'done' OR w.attempt <> 1)))::int AS claims_done_once`;
 
 interface CheckRow {
-  requests_completed: number;
-  requests: number;
+  requests_settled: number;
+  requests_at_most_one: number;
   items_completed: number;
   episodes: number;
   steps: number;
@@ -85,7 +92,7 @@ export const cycliumSystem: BenchSystem = {
     const problems = Object.entries(row)
       .filter(([, value]) => value !== count)
       .map(([name, value]) => `${name} = ${String(value)}, expected ${count}`);
-    return { completed: row.requests_completed, problems };
+    return { completed: row.requests_settled, problems };
   },
   createFirer(url) {
     const pool = new pg.Pool({ connectionString: url, max: 2 });

@@ -34,7 +34,7 @@ export interface DispatchStartedEpisodesOptions {
 
 /**
  * Hands episodes the poller started from their requests (startRequestedEpisodes) to the actor
- * host: each already runs here under its own lease and its request is completed, so nothing is
+ * host: each already runs here under its own lease and its request is consumed, so nothing is
  * left to settle with the request when it ends. One the host does not take (the node began to
  * stop meanwhile) goes back to pending at once with a new request (unstartEpisodes, in one
  * statement for all of them), as an episode started ahead that gets no slot does.

@@ -34,7 +34,7 @@ const GATE = limitGateSql("$2::uuid[]", "$3::jsonb");
  * skipping refused ones while their limit is full), computes each episode's rules, then starts
  * them in one statement that re-takes each request only while it is still pending (FOR UPDATE
  * SKIP LOCKED: one another node took meanwhile is skipped) and passes the limit gate (limits/).
- * Started: request completed, episode running under its own lease, as the plain path. Refused:
+ * Started: request consumed, episode running under its own lease, as the plain path. Refused:
  * the request stays pending with the refusal in `limit_wait`, the episode's in its row.
  */
 export async function startLimitedRequests(

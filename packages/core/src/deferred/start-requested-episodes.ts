@@ -19,7 +19,7 @@ export interface StartRequestedEpisodesOptions extends ClaimTriggerRequestsOptio
 }
 
 export interface StartedRequestedEpisode {
-  /** The request, already `completed` (claimed_by this node). */
+  /** The request its start consumed (deleted in the same statement). */
   requestId: string;
   opts: TTriggerRequestOpts;
   insertedAt: Date;
@@ -32,14 +32,14 @@ export interface StartedRequestedEpisode {
 /**
  * The episode's own lease (SPEC section 4), started from its trigger request: one statement picks
  * due pending requests in claim order (per actor at most its free slots, FOR UPDATE SKIP LOCKED,
- * higher claim priority first, then by run_at, as claimTriggerRequests), marks each `completed`
- * with `claimed_by` recorded, and starts its episode under a lease held in its row
- * (`executed_by`, `lease_until`, `attempt`). No claim row is written and the request is written
- * once: about 3,200 WAL bytes per drained item instead of 4,700 (compare-lease-models; index
- * entries and CPU in docs/benchmarks.md, "The episode's own lease").
+ * higher claim priority first, then by run_at, as claimTriggerRequests), deletes each, and starts
+ * its episode under a lease held in its row (`executed_by`, `lease_until`, `attempt`). No claim
+ * row is written, and the request is consumed: a delete adds no index entry, where marking it
+ * `completed` added three (docs/benchmarks.md, "The request consumed by its start"). The episode
+ * is the record of the run (`executed_by`, `started_at`, its attempts).
  *
- * - A request whose episode is no longer pending (cancelled, archived) is completed: nothing is
- *   left to run.
+ * - A request whose episode is no longer pending (cancelled, archived) is consumed too: nothing
+ *   is left to run.
  * - A rolling upgrade leaves claim rows of the previous release's nodes: an episode whose key has
  *   a `claimed` claim row (live or lapsed) is left alone and so is its request (still pending);
  *   recovery's claim gate settles a lapsed one.

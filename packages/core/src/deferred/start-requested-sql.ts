@@ -1,7 +1,7 @@
 import { episodeColumns, type EpisodeRow } from "../episodes/index";
 import type { limitGateSql } from "../limits/index";
 
-/** A started episode with its completed request, as startStatementSql returns it. */
+/** A started episode with the request its start consumed, as startStatementSql returns it. */
 export type StartedRow = EpisodeRow & {
   request_id: string;
   request_opts: unknown;
@@ -10,7 +10,7 @@ export type StartedRow = EpisodeRow & {
 
 /**
  * The start of startRequestedEpisodes after `head`, the CTEs that end with `free` (request_id,
- * episode_id, claim_attempt: the requests to complete and the episodes to start); `$1` the node,
+ * episode_id, claim_attempt: the requests to consume and the episodes to start); `$1` the node,
  * `$4` the lease seconds. `gate` (limits/) when the batch passed the limit gate.
  */
 export function startStatementSql(head: string, gate?: ReturnType<typeof limitGateSql>): string {
@@ -28,10 +28,8 @@ export function startStatementSql(head: string, gate?: ReturnType<typeof limitGa
           AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
        RETURNING ${episodeColumns("e")}
      ),
-     completed AS (
-       UPDATE cyclium_trigger_requests r
-          SET status = 'completed', claimed_by = $1, claimed_at = now(), completed_at = now(),
-              updated_at = now()
+     consumed AS (
+       DELETE FROM cyclium_trigger_requests r
         WHERE r.id = ANY(ARRAY(SELECT request_id FROM free))
        RETURNING r.id, r.opts, r.inserted_at, r.episode_id
      )${
@@ -42,5 +40,5 @@ export function startStatementSql(head: string, gate?: ReturnType<typeof limitGa
      }
      SELECT c.id::text AS request_id, c.opts AS request_opts,
             c.inserted_at AS request_inserted_at, s.*
-       FROM completed c JOIN started s ON s.id = c.episode_id`;
+       FROM consumed c JOIN started s ON s.id = c.episode_id`;
 }

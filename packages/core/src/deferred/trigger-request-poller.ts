@@ -115,7 +115,7 @@ export interface TriggerRequestPollerOptions {
   /**
    * Set with the built-in PostgreSQL claims (`episodeLeasesInRow`): a poll starts the episodes of
    * the requests it picks in one statement, each under its own lease of this many seconds, and
-   * completes the requests in it (startRequestedEpisodes, SPEC section 4). Unset: requests are
+   * deletes the requests in it (startRequestedEpisodes, SPEC section 4). Unset: requests are
    * claimed, and completed with their episode's end (a claim row per run).
    */
   inRowLeaseSeconds?: number;
@@ -448,7 +448,7 @@ export class TriggerRequestPoller {
 
   /**
    * The episode's own lease (SPEC section 4): one statement starts the picked requests' episodes
-   * here and completes the requests; the started episodes go to the host to run.
+   * here and consumes the requests; the started episodes go to the host to run.
    */
   async #startAndDispatch(
     limits: { actorId: string; limit: number }[],

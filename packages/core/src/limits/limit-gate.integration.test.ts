@@ -255,8 +255,8 @@ describe("the limit gate in startRequestedEpisodes (requests, the episode's own 
       `SELECT status, count(limit_wait)::int AS waits, count(*)::int AS n
          FROM cyclium_trigger_requests GROUP BY status ORDER BY status`,
     );
-    // Every refused request is still pending, and says why.
-    expect(rows).toContainEqual({ status: "completed", waits: 0, n: 4 });
+    // The 4 started consumed their requests; every refused one is still pending, and says why.
+    expect(rows.map((row) => row.status)).toEqual(["pending"]);
     const pending = rows.find((row) => row.status === "pending");
     expect(pending?.n).toBe(56);
     expect(pending?.waits).toBeGreaterThan(0);

@@ -98,14 +98,13 @@ describe("the runtime on the episode's own lease", () => {
     const executors = new Set<string | null>();
     for (const id of ids) executors.add((await episode(id)).executed_by);
     expect([...executors].every((node) => node === a.nodeIdentity || node === b.nodeIdentity));
-    // Requests written once (pending -> completed), leases released, no claim rows.
+    // Requests consumed by the starts (deleted), leases released, no claim rows.
     expect(
       await count(
-        `SELECT count(*)::int AS n FROM cyclium_trigger_requests
-          WHERE episode_id = ANY($1::uuid[]) AND status = 'completed' AND claimed_by IS NOT NULL`,
+        "SELECT count(*)::int AS n FROM cyclium_trigger_requests WHERE episode_id = ANY($1::uuid[])",
         [ids],
       ),
-    ).toBe(ids.length);
+    ).toBe(0);
     expect(
       await count(
         "SELECT count(*)::int AS n FROM cyclium_episodes WHERE lease_until IS NOT NULL AND id = ANY($1::uuid[])",
@@ -204,8 +203,8 @@ describe("the runtime on the episode's own lease", () => {
         "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id",
         [id],
       );
-      // The request the poll completed, and a new pending one that owns it now.
-      expect(rows.map((row) => row.status)).toEqual(["completed", "pending"]);
+      // The poll's start consumed its request; a new pending one owns it now.
+      expect(rows.map((row) => row.status)).toEqual(["pending"]);
     }
     rec.release();
     const [first] = rec.runs;
@@ -247,12 +246,12 @@ describe("the runtime on the episode's own lease", () => {
     );
     expect(failed.rows.map((row) => row.attempt)).toEqual([1, 2]);
     // One request per attempt (the retries' written by the end statement at run_at), each
-    // completed by the start of its attempt; no lease left, no claim row.
-    const requests = await db.pool.query<{ status: string }>(
-      "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id",
-      [id],
-    );
-    expect(requests.rows.map((row) => row.status)).toEqual(["completed", "completed", "completed"]);
+    // consumed by the start of its attempt; no lease left, no claim row.
+    expect(
+      await count("SELECT count(*)::int AS n FROM cyclium_trigger_requests WHERE episode_id = $1", [
+        id,
+      ]),
+    ).toBe(0);
     expect(await episode(id)).toMatchObject({ attempt: 3 });
     expect(
       await count(
@@ -301,6 +300,7 @@ describe("the runtime on the episode's own lease", () => {
       "SELECT status FROM cyclium_trigger_requests WHERE episode_id = $1 ORDER BY id",
       [id],
     );
-    expect(requests.rows.map((row) => row.status)).toEqual(["completed", "pending"]);
+    // The poll's start consumed the first request; the hand-back wrote the one that owns it.
+    expect(requests.rows.map((row) => row.status)).toEqual(["pending"]);
   });
 });

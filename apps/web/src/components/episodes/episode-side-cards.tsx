@@ -51,7 +51,8 @@ export function EpisodeSideCards({ episode }: { episode: TEpisodeDetail }) {
         <div className="card-header">Trigger requests</div>
         {episode.triggerRequests.length === 0 ? (
           <div className="card-body note">
-            None: the episode was created on a full node and ran there.
+            None open: the start that runs an episode consumes its request (the episode records the
+            node), and an episode fired on a full node has none.
           </div>
         ) : (
           <ul className="findings-list">

@@ -70,7 +70,9 @@ export function FailureStory({ episode }: { episode: TEpisodeDetail }) {
         ) : (
           <li>
             <span className="story-what">Trigger request</span>
-            <span className="note">none: it was created on a full node and ran there.</span>
+            <span className="note">
+              none open: a start consumes its request, and one fired on a full node has none.
+            </span>
           </li>
         )}
       </ul>

@@ -42,7 +42,7 @@ const lapse = (episodeId: string) => lapseFixture(db, episodeId);
 const row = (episodeId: string) => leaseRow(db, episodeId);
 
 describe("starting requested episodes under their own lease", () => {
-  it("completes each request in the statement that starts its episode, no claim row", async () => {
+  it("consumes each request in the statement that starts its episode, no claim row", async () => {
     const ids = await seed(3);
     const started = await start("node-a", 10);
 
@@ -56,10 +56,9 @@ describe("starting requested episodes under their own lease", () => {
         episodeId: s.episode.id,
       });
     }
-    const { rows: requests } = await db.pool.query<{ status: string; claimed_by: string }>(
-      "SELECT status, claimed_by FROM cyclium_trigger_requests",
-    );
-    expect(requests).toEqual(Array(3).fill({ status: "completed", claimed_by: "node-a" }));
+    // The episode is the record of the run (executed_by, started_at): the request is deleted.
+    const { rows: requests } = await db.pool.query("SELECT 1 FROM cyclium_trigger_requests");
+    expect(requests).toHaveLength(0);
     const { rows: leases } = await db.pool.query<{ live: boolean }>(
       "SELECT lease_until > now() + interval '50 seconds' AS live FROM cyclium_episodes",
     );
@@ -114,12 +113,12 @@ describe("starting requested episodes under their own lease", () => {
     expect(pending).toEqual([{ episode_id: held }]);
   });
 
-  it("completes the request of an episode cancelled before it started", async () => {
+  it("consumes the request of an episode cancelled before it started", async () => {
     const [id] = await seed(1);
     await db.pool.query("UPDATE cyclium_episodes SET status = 'cancelled' WHERE id = $1", [id]);
     expect(await start("node-a", 10)).toEqual([]);
     const { rows } = await db.pool.query("SELECT status FROM cyclium_trigger_requests");
-    expect(rows).toEqual([{ status: "completed" }]);
+    expect(rows).toEqual([]);
   });
 });
 
