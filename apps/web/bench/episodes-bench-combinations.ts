@@ -22,6 +22,11 @@ export const BENCH_COMBINATIONS: readonly TBenchCombination[] = [
   { name: "status=failed", filters: { env: null, status: "failed" } },
   { name: "status=cancelled (rare)", filters: { env: null, status: "cancelled" } },
   { name: "status=pending", filters: { env: null, status: "pending" } },
+  { name: "status=completed (most)", filters: { env: null, status: "completed" } },
+  {
+    name: "status=completed + actor, env=rc",
+    filters: { env: "rc", status: "completed", actorId: "actor_07" },
+  },
   { name: "actor", filters: { env: null, actorId: "actor_07" } },
   {
     name: "actor + expectation",
@@ -116,6 +121,15 @@ export const BENCH_COMBINATIONS: readonly TBenchCombination[] = [
 export const BENCH_COUNTS: readonly TBenchCombination[] = [
   { name: "count: no filter (estimated)", filters: { env: null } },
   { name: "count: status=cancelled (estimated)", filters: { env: null, status: "cancelled" } },
+  {
+    name: "count: actor + expectation + completed",
+    filters: {
+      env: "rc",
+      status: "completed",
+      actorId: "actor_07",
+      expectationId: "expectation_1",
+    },
+  },
   {
     name: "count: actor + expectation + failed (exact)",
     filters: { env: null, status: "failed", actorId: "actor_03", expectationId: "expectation_2" },
