@@ -91,6 +91,24 @@ describe("episodes.list with a search", () => {
     expect(await listed("input.customer.region:mars")).toEqual([]);
   });
 
+  it("finds running episodes by their input, which the input index leaves out", async () => {
+    await seedEpisodes({
+      count: 3,
+      env: null,
+      status: "CASE WHEN i = 1 THEN 'completed' ELSE 'running' END",
+      actor: "gamma",
+      input: "jsonb_build_object('order', 'R-7', 'count', 700 + i)",
+    });
+    try {
+      expect(await listed("input.order:R-7")).toHaveLength(3);
+      expect(await listed("input.order:R-7 status:running")).toHaveLength(2);
+      expect(await listed("input.count:702")).toHaveLength(1);
+      expect(await viewer().episodes.count({ q: "input.order:R-7" })).toMatchObject({ count: 3 });
+    } finally {
+      await database.pool.query("DELETE FROM cyclium_episodes WHERE actor_id = 'gamma'");
+    }
+  });
+
   it("finds an episode by its id or a prefix of it", async () => {
     const id = ids[7] ?? "";
     expect(await listed(`id:${id}`)).toEqual([id]);
