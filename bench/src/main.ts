@@ -208,7 +208,7 @@ async function main(): Promise<void> {
       log(`pg_stat_statements not preloaded (${preload}): statements per item are round trips`);
     }
   }
-  const server = await Server.connect(database.url);
+  const server = await Server.connect(database.url, database.embedded !== undefined);
   const context: BenchContext = {
     server,
     config,

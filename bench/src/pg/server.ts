@@ -29,11 +29,13 @@ export class Server {
   private constructor(
     readonly serverUrl: string,
     admin: pg.Client,
+    /** The bench's own cluster (embedded): its server settings are the bench's to change. */
+    readonly ownCluster: boolean,
   ) {
     this.#admin = admin;
   }
 
-  static async connect(databaseUrl: string): Promise<Server> {
+  static async connect(databaseUrl: string, ownCluster = false): Promise<Server> {
     const serverUrl = withDatabase(databaseUrl, "postgres");
     const admin = new pg.Client({ connectionString: serverUrl });
     // Without a listener a lost connection would crash the process with an unhandled 'error'.
@@ -41,7 +43,10 @@ export class Server {
       process.stderr.write(`[bench] admin connection lost: ${err.message}\n`),
     );
     await admin.connect();
-    return new Server(serverUrl, admin);
+    const server = new Server(serverUrl, admin, ownCluster);
+    // A run killed during a drain leaves autovacuum off (pauseAutovacuum): on again.
+    if (ownCluster) await (await server.pauseAutovacuum(false))();
+    return server;
   }
 
   urlOf(database: string): string {
@@ -121,6 +126,30 @@ export class Server {
     } finally {
       await client.end();
     }
+  }
+
+  /**
+   * Best effort: autovacuum off until the returned function turns it back on. The drained rows'
+   * dead versions reach autovacuum's threshold during a drain, and whether its pass falls inside
+   * a run's window was timing (the second drain of a bench measured about 350 WAL bytes per
+   * item more than the first, whichever ran first). Every system's window is measured without
+   * it; the seed was vacuumed before. Only on the bench's own cluster (a server named by
+   * DATABASE_URL keeps its settings); `pause` false only returns the function that resumes.
+   */
+  async pauseAutovacuum(pause = true): Promise<() => Promise<void>> {
+    if (!this.ownCluster) return async () => undefined;
+    const set = async (value: "off" | "DEFAULT") => {
+      await this.#admin.query(
+        value === "off" ? "ALTER SYSTEM SET autovacuum = off" : "ALTER SYSTEM RESET autovacuum",
+      );
+      await this.#admin.query("SELECT pg_reload_conf()");
+    };
+    try {
+      if (pause) await set("off");
+    } catch {
+      return async () => undefined;
+    }
+    return () => set("DEFAULT").catch(() => undefined);
   }
 
   /**

@@ -48,6 +48,7 @@ export async function runDrain(
   const items = config.items;
   const database = await freshDatabase(context, system, `drain_p${processes}_r${repetition}`);
   let workers: WorkerProcess[] = [];
+  const resumeAutovacuum = await server.pauseAutovacuum();
   try {
     await system.seed(database.url, items);
     await server.vacuum(database.name);
@@ -137,6 +138,7 @@ export async function runDrain(
     };
   } finally {
     for (const worker of workers) worker.kill();
+    await resumeAutovacuum();
     await server.dropDatabase(database.name);
   }
 }
