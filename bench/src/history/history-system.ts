@@ -1,6 +1,7 @@
 import type { BenchSystem, DrainCheck } from "../systems/system";
 import { cycliumSystem } from "../systems/cyclium/system";
 import { BENCH_ACTOR_ID } from "../systems/cyclium/actor";
+import { requestChecksSql } from "../systems/cyclium/request-checks";
 
 /**
  * The cyclium system with its exactly-once check kept to the bench actor's rows: the history
@@ -10,13 +11,7 @@ import { BENCH_ACTOR_ID } from "../systems/cyclium/actor";
 const CHECK_SQL = `
 WITH mine AS (SELECT id, status, input FROM cyclium_episodes WHERE actor_id = $1)
 SELECT
-  (SELECT count(*) FROM mine e
-    WHERE NOT EXISTS (SELECT 1 FROM cyclium_trigger_requests r
-                       WHERE r.episode_id = e.id AND r.status <> 'completed'))::int
-    AS requests_settled,
-  (SELECT count(*) FROM mine e
-    WHERE (SELECT count(*) FROM cyclium_trigger_requests r WHERE r.episode_id = e.id) <= 1)::int
-    AS requests_at_most_one,
+  ${requestChecksSql("mine")}
   (SELECT count(DISTINCT input->>'n') FROM mine WHERE status = 'completed')::int AS items_completed,
   (SELECT count(*) FROM mine)::int AS episodes,
   (SELECT count(*) FROM cyclium_episode_steps s JOIN mine ON mine.id = s.episode_id)::int AS steps,

@@ -108,6 +108,7 @@ export function toMarkdown(summary: Summary): string {
     `- Node ${info.node}, ${info.cpus} CPUs, load average before ${info.loadBefore.map((l) => l.toFixed(2)).join(" / ")}, after ${info.loadAfter.map((l) => l.toFixed(2)).join(" / ")}`,
     `- \`${info.command}\`, ${info.startedAt} → ${info.finishedAt}`,
     "- WAL is the whole cluster's: other databases' writes during a run count too.",
+    `- Each drain's seed gets VACUUM (ANALYZE) before the checkpoint${info.database === "embedded" ? "; autovacuum is off from the seed to the drain's end" : ""}.`,
   );
   if (summary.problems.length > 0) {
     lines.push("", "## Problems", "", ...summary.problems.map((p) => `- ${p}`));

@@ -4,6 +4,7 @@ import pg from "pg";
 import { payloadOf } from "../payload";
 import type { BenchSystem, DrainCheck } from "../system";
 import { BENCH_ACTOR_ID, BENCH_EXPECTATION_ID, BENCH_SOURCE_NODE } from "./actor";
+import { requestChecksSql } from "./request-checks";
 
 /**
  * What the deferred runner of a trigger_only node writes per fire (SPEC section 6): a `pending`
@@ -25,22 +26,14 @@ INSERT INTO cyclium_trigger_requests
 SELECT id, $3, $4, $5, NULL, NULL, 'pending', '{}' FROM episodes ORDER BY n`;
 
 /**
- * One row of the exactly-once check; each count must equal the item count. `requests_settled`:
- * episodes with no open request (the start consumes it; a `--baseline` before that marks it
- * `completed`), `requests_at_most_one`: none was requested twice. `claims_done_once`:
- * episodes completed at attempt 1 whose run's lease was released, held in the episode's row
- * (lease_until NULL, no claim row) or in a claim row `done` at attempt 1 (`postgres-claim-rows`,
- * and a `--baseline` before the episode's own lease).
+ * One row of the exactly-once check; each count must equal the item count (requestChecksSql for
+ * the requests). `claims_done_once`: episodes completed at attempt 1 whose run's lease was
+ * released, held in the episode's row (lease_until NULL, no claim row) or in a claim row `done`
+ * at attempt 1 (`postgres-claim-rows`, and a `--baseline` before the episode's own lease).
  */
 const CHECK_SQL = `
 SELECT
-  (SELECT count(*) FROM cyclium_episodes e
-    WHERE NOT EXISTS (SELECT 1 FROM cyclium_trigger_requests r
-                       WHERE r.episode_id = e.id AND r.status <> 'completed'))::int
-    AS requests_settled,
-  (SELECT count(*) FROM cyclium_episodes e
-    WHERE (SELECT count(*) FROM cyclium_trigger_requests r WHERE r.episode_id = e.id) <= 1)::int
-    AS requests_at_most_one,
+  ${requestChecksSql("cyclium_episodes")}
   (SELECT count(DISTINCT input->>'n') FROM cyclium_episodes WHERE status = 'completed')::int AS items_completed,
   (SELECT count(*) FROM cyclium_episodes)::int AS episodes,
   (SELECT count(*) FROM cyclium_episode_steps)::int AS steps,
