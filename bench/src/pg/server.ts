@@ -137,7 +137,8 @@ export class Server {
    * DATABASE_URL keeps its settings); `pause` false only returns the function that resumes.
    */
   async pauseAutovacuum(pause = true): Promise<() => Promise<void>> {
-    if (!this.ownCluster) return async () => undefined;
+    const nothing = () => Promise.resolve();
+    if (!this.ownCluster) return nothing;
     const set = async (value: "off" | "DEFAULT") => {
       await this.#admin.query(
         value === "off" ? "ALTER SYSTEM SET autovacuum = off" : "ALTER SYSTEM RESET autovacuum",
@@ -147,7 +148,7 @@ export class Server {
     try {
       if (pause) await set("off");
     } catch {
-      return async () => undefined;
+      return nothing;
     }
     return () => set("DEFAULT").catch(() => undefined);
   }
