@@ -12,7 +12,7 @@ describe("parseConfig", () => {
   it("gives --scale its sizes, 5,000 drain items and 1,000 orphans", () => {
     expect(parseConfig(["--scale"]).scale).toEqual({
       sizes: [1, 4, 8, 16],
-      idleSeconds: 10,
+      idleSeconds: 30,
       probes: 50,
       drainItems: 5_000,
       orphans: 1_000,

@@ -122,7 +122,7 @@ export function parseConfig(argv: string[]): BenchConfig {
             sizes: (values["scale-sizes"] ?? "1,4,8,16")
               .split(",")
               .map((n) => positive("scale-sizes", n, 1)),
-            idleSeconds: 10,
+            idleSeconds: 30,
             probes: 50,
             drainItems: positive("items", values.items, 5_000),
             orphans: 1_000,

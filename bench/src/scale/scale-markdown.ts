@@ -31,7 +31,7 @@ export function scaleMarkdown(
     `- Each size in a fresh database of the bench's own cluster; every worker is core's \`runWorker\`` +
       ` (full mode, postgres work claims, poller every 5 s, pruner, claims and findings expiry on;` +
       ` its recovery timer replaced by a sweep on demand) hosting the bench actor with 24 slots.`,
-    `- Idle: ${config.idleSeconds} s after a 3 s settle. Backends: \`pg_stat_activity\` client` +
+    `- Idle: ${config.idleSeconds} s after a 10 s settle. Backends: \`pg_stat_activity\` client` +
       ` backends of the database; commits: \`pg_stat_database.xact_commit\`; CPU: \`/proc\` of` +
       ` every server process (the whole cluster, which only this run uses).`,
     `- LISTEN deliveries: \`notification\` events of the workers' pg clients while ${config.probes}` +

@@ -10,7 +10,7 @@ import { payloadOf } from "../systems/payload";
 import { ORPHAN_ACTOR_ID, ORPHAN_EXPECTATION_ID } from "./scale-deployment";
 import { ScaleNode, total, until } from "./scale-node";
 
-const IDLE_SETTLE_MS = 3_000;
+const IDLE_SETTLE_MS = 10_000;
 /** Probe items are numbered from here, apart from the drain's 0 .. drainItems - 1. */
 const PROBE_BASE = 1_000_000;
 /**
