@@ -14,17 +14,21 @@ export type StartedRow = EpisodeRow & {
  * `$4` the lease seconds. `gate` (limits/) when the batch passed the limit gate.
  */
 export function startStatementSql(head: string, gate?: ReturnType<typeof limitGateSql>): string {
+  // The batch's rows in one primary-key scan; a row's claim attempt from `free` by a subquery.
+  // Joined (`FROM free f WHERE e.id = f.episode_id`), PostgreSQL estimated one row for `free`
+  // and ran the id scan once per row of it: 48 x 48 index probes for a batch of 48, 500 x 500
+  // for a prefetch of 500 (measured with auto_explain on a drain of analyzed tables).
   return `WITH ${head},
      started AS (
        UPDATE cyclium_episodes e
           SET status = 'running', finished_at = NULL,
               executed_by = $1, queued_by = NULL, queued_at = NULL,
               lease_until = now() + make_interval(secs => $4),
-              attempt = GREATEST(e.attempt, COALESCE(f.claim_attempt + 1, 0)),
+              attempt = GREATEST(e.attempt, COALESCE(
+                (SELECT f.claim_attempt + 1 FROM free f WHERE f.episode_id = e.id), 0)),
               updated_at = now(),
               ${gate === undefined ? "started_at = now()" : gate.set("e.id")}
-         FROM free f
-        WHERE e.id = ANY(ARRAY(SELECT episode_id FROM free)) AND e.id = f.episode_id
+        WHERE e.id = ANY(ARRAY(SELECT episode_id FROM free))
           AND e.status IN ('pending', 'waiting') AND e.archived_at IS NULL
        RETURNING ${episodeColumns("e")}
      ),
