@@ -45,7 +45,7 @@ export class Server {
     await admin.connect();
     const server = new Server(serverUrl, admin, ownCluster);
     // A run killed during a drain leaves autovacuum off (pauseAutovacuum): on again.
-    if (ownCluster) await (await server.pauseAutovacuum(false))();
+    if (ownCluster) await server.#setAutovacuum("DEFAULT").catch(() => undefined);
     return server;
   }
 
@@ -113,19 +113,12 @@ export class Server {
   }
 
   /**
-   * VACUUM (ANALYZE) of every table of `database`, as autovacuum leaves a freshly seeded table:
-   * without it, autovacuum's pass over the seed (its insert threshold) lands in one run's
-   * measurement and not another's, by timing (a drain after another drain measured about 450 WAL
-   * bytes per item more than the same drain first).
+   * VACUUM (ANALYZE) of every table of `database`, as autovacuum leaves a freshly seeded table: a
+   * drain then runs on the plans PostgreSQL picks with statistics, as in production (without
+   * them the bench had hidden a slow plan of cyclium's end statement).
    */
   async vacuum(database: string): Promise<void> {
-    const client = new pg.Client({ connectionString: this.urlOf(database) });
-    await client.connect();
-    try {
-      await client.query("VACUUM (ANALYZE)");
-    } finally {
-      await client.end();
-    }
+    await withClient(this.urlOf(database), (client) => client.query("VACUUM (ANALYZE)"));
   }
 
   /**
@@ -134,23 +127,24 @@ export class Server {
    * a run's window was timing (the second drain of a bench measured about 350 WAL bytes per
    * item more than the first, whichever ran first). Every system's window is measured without
    * it; the seed was vacuumed before. Only on the bench's own cluster (a server named by
-   * DATABASE_URL keeps its settings); `pause` false only returns the function that resumes.
+   * DATABASE_URL keeps its settings).
    */
-  async pauseAutovacuum(pause = true): Promise<() => Promise<void>> {
+  async pauseAutovacuum(): Promise<() => Promise<void>> {
     const nothing = () => Promise.resolve();
     if (!this.ownCluster) return nothing;
-    const set = async (value: "off" | "DEFAULT") => {
-      await this.#admin.query(
-        value === "off" ? "ALTER SYSTEM SET autovacuum = off" : "ALTER SYSTEM RESET autovacuum",
-      );
-      await this.#admin.query("SELECT pg_reload_conf()");
-    };
     try {
-      if (pause) await set("off");
+      await this.#setAutovacuum("off");
     } catch {
       return nothing;
     }
-    return () => set("DEFAULT").catch(() => undefined);
+    return () => this.#setAutovacuum("DEFAULT").catch(() => undefined);
+  }
+
+  async #setAutovacuum(value: "off" | "DEFAULT"): Promise<void> {
+    await this.#admin.query(
+      value === "off" ? "ALTER SYSTEM SET autovacuum = off" : "ALTER SYSTEM RESET autovacuum",
+    );
+    await this.#admin.query("SELECT pg_reload_conf()");
   }
 
   /**
