@@ -21,8 +21,11 @@ export default defineConfig({
   clean: true,
   // Shared modules go to chunks, so both entry points see one copy of each (paths, migrator).
   splitting: true,
-  // The migrations ship inside the package: paths.ts finds them in dist/migrations.
+  // The migrations ship inside the package: paths.ts finds them in dist/migrations. Copied afresh:
+  // `clean` empties dist/ of files but leaves directories, and a migration directory removed from
+  // prisma/migrations stayed behind empty, which the migrator then refused (no migration.sql).
   onSuccess: async () => {
+    await fs.rm("dist/migrations", { recursive: true, force: true });
     await fs.cp("../../prisma/migrations", "dist/migrations", { recursive: true });
   },
 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { access } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -44,6 +44,9 @@ export async function prepareBaseline(
       });
     });
   }
+  const built = await buildIfItBuilds(dir);
+  if (built) log(`baseline ${short}: @cyclium/db and @cyclium/core built, its workers run dist/`);
+  else log(`baseline ${short}: no build at that commit, its workers run its TypeScript source`);
   const entry = path.join(dir, "bench", "src", "child", "main.ts");
   const module = (await import(
     pathToFileURL(path.join(dir, "bench", "src", "systems", "cyclium", "system.ts")).href
@@ -60,7 +63,7 @@ export async function prepareBaseline(
         ...base,
         id: `${id}@${short}`,
         label: `${base.label}@${short}`,
-        settings: `${base.settings}; schema, seed, core and worker of ${short} (.data/bench-baseline/${short}…)`,
+        settings: `${base.settings}; schema, seed, core and worker of ${short} (.data/bench-baseline/${short}…), ${built ? "its build" : "from source through tsx (no build at that commit, as it shipped)"}`,
         child: { entry, system: id },
       },
     ];
@@ -75,6 +78,23 @@ async function install(dir: string): Promise<void> {
     cwd: dir,
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/**
+ * A commit that builds its packages (a `cyclium-build` condition, from 161b357) is built as this
+ * checkout is, so that its workers resolve to dist/ under the launcher's condition; an earlier one
+ * has no build and runs from source, as its worker did (`tsx src/main.ts`).
+ */
+async function buildIfItBuilds(dir: string): Promise<boolean> {
+  const manifest = JSON.parse(
+    await readFile(path.join(dir, "packages", "core", "package.json"), "utf8"),
+  ) as { scripts?: Record<string, string> };
+  if (manifest.scripts?.build === undefined) return false;
+  await run("npx", [...PNPM, "--filter", "@cyclium/db", "--filter", "@cyclium/core", "build"], {
+    cwd: dir,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return true;
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -56,7 +56,7 @@ export const cycliumSystem: BenchSystem = {
   id: "cyclium",
   label: "cyclium",
   settings:
-    "createCycliumNode (full, postgres work claims, poller with prefetch 500), maxConcurrentEpisodes = concurrency, pool = concurrency + 1 with named prepared statements (as runWorker on a direct connection)",
+    "createCycliumNode (full, postgres work claims, poller with prefetch 500), maxConcurrentEpisodes = concurrency, pool = concurrency + 1 with named prepared statements (as runWorker on a direct connection); @cyclium/core's build (dist/, as apps/worker's start:prod)",
   async install(url) {
     await migrate({ url, migrationsDir });
   },
