@@ -13,6 +13,9 @@ export const ENDED_COLUMNS = [
   "updated_at",
 ] as const;
 
+/** The ended columns' places in a row for an episode that did not end here. */
+const NO_ENDED_COLUMNS = ENDED_COLUMNS.map(() => "NULL").join(", ");
+
 function endedColumns(alias: string): string {
   return ENDED_COLUMNS.map((column) => `${alias}.${column}`).join(", ");
 }
@@ -29,50 +32,63 @@ export interface EndSqlParts {
   failures: boolean;
   /**
    * Some failed end is retried (SPEC section 16): its episode goes back to pending at attempt + 1
-   * with a new request due after its backoff. `retryParam` is the placeholder number of the
-   * per-end delays (ms, null for an end that is final).
+   * with a new request due after its backoff; $22 holds the per-end delays (ms, null for an
+   * end that is final).
    */
   retries: boolean;
-  retryParam: number;
 }
 
+// Each of the batch's rows is probed by key from its input row (LATERAL): joined to the input
+// CTE, whose size the planner cannot know, the rows were matched by rescanning the whole input
+// once per row, quadratic in the batch (48 x 48 row visits per join at the bench's batch of 48).
 const HELD = `held AS (
   SELECT i.episode_id
-    FROM cyclium_work_claims c JOIN input i
-      ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
-     AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($22::text[]) AND c.state = 'claimed' AND NOT i.in_row
-   FOR SHARE OF c
+    FROM input i
+    CROSS JOIN LATERAL (
+      SELECT 1 FROM cyclium_work_claims c
+       WHERE c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
+         AND c.attempt = i.claim_attempt AND c.state = 'claimed'
+       FOR SHARE
+    ) c
+   WHERE i.claim_key IS NOT NULL AND NOT i.in_row
 ),
 `;
 
 const HELD_IN_ROW = `-- The episode's own lease (SPEC section 4): the fence is the row's owner and attempt.
 held_in_row AS (
   SELECT i.episode_id
-    FROM cyclium_episodes e JOIN input i
-      ON e.id = i.episode_id AND e.executed_by = i.claim_owner AND e.attempt = i.claim_attempt
-   WHERE e.id = ANY($2::uuid[]) AND i.in_row AND e.lease_until IS NOT NULL
-   FOR SHARE OF e
+    FROM input i
+    CROSS JOIN LATERAL (
+      SELECT 1 FROM cyclium_episodes e
+       WHERE e.id = i.episode_id AND e.executed_by = i.claim_owner
+         AND e.attempt = i.claim_attempt AND e.lease_until IS NOT NULL
+       FOR SHARE
+    ) e
+   WHERE i.in_row
 ),
 `;
 
 const CLAIM_ROW_ALREADY = `  SELECT i.episode_id
-    FROM cyclium_work_claims c JOIN input i
-      ON c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
-     AND c.attempt = i.claim_attempt
-   WHERE c.dedupe_key = ANY($22::text[]) AND c.state = 'done' AND NOT i.in_row`;
+    FROM input i
+    CROSS JOIN LATERAL (
+      SELECT 1 FROM cyclium_work_claims c
+       WHERE c.dedupe_key = i.claim_key AND c.owner_node = i.claim_owner
+         AND c.attempt = i.claim_attempt AND c.state = 'done'
+    ) c
+   WHERE i.claim_key IS NOT NULL AND NOT i.in_row`;
 
-// The batch's rows by primary key, fenced (OFFSET 0) from the tests after it: with statistics
-// taken while few episodes had ended, PostgreSQL read `finished_at IS NOT NULL` as a reason to scan
-// the charts' partial index, every ended episode of the table, at each end (measured: the end's
-// server time per item 0.08 -> 0.19-0.25 ms over a 20,000-item drain of analyzed tables).
+// Each row by primary key, fenced (OFFSET 0) from the tests after it: with statistics taken while
+// few episodes had ended, PostgreSQL read `finished_at IS NOT NULL` as a reason to scan the charts'
+// partial index, every ended episode of the table, at each end (measured: the end's server time
+// per item 0.08 -> 0.19-0.25 ms over a 20,000-item drain of analyzed tables).
 const IN_ROW_ALREADY = `  SELECT i.episode_id
-    FROM (SELECT id, executed_by, attempt, lease_until, status, finished_at
-            FROM cyclium_episodes WHERE id = ANY($2::uuid[]) OFFSET 0) e
-    JOIN input i
-      ON e.id = i.episode_id AND e.executed_by = i.claim_owner AND e.attempt = i.claim_attempt
-   WHERE i.in_row AND e.lease_until IS NULL AND e.status = i.status
-     AND e.finished_at IS NOT NULL`;
+    FROM input i
+    CROSS JOIN LATERAL (
+      SELECT executed_by, attempt, lease_until, status, finished_at
+        FROM cyclium_episodes WHERE id = i.episode_id OFFSET 0
+    ) e
+   WHERE i.in_row AND e.executed_by = i.claim_owner AND e.attempt = i.claim_attempt
+     AND e.lease_until IS NULL AND e.status = i.status AND e.finished_at IS NOT NULL`;
 
 /**
  * A failed end keeps its attempt's error: the episode's own columns are cleared by a retry. A
@@ -212,13 +228,14 @@ export function endSql(parts: EndSqlParts): string {
     attemptErrors: parts.failures ? attemptErrors(parts.retries) : "",
     retryInput: parts.retries
       ? `retry_input AS (
-  SELECT * FROM unnest($2::uuid[], $${parts.retryParam}::int[]) AS r(episode_id, retry_delay_ms)
+  SELECT * FROM unnest($2::uuid[], $22::int[]) AS r(episode_id, retry_delay_ms)
 ),
 `
       : "",
     retryJoin: parts.retries ? " LEFT JOIN retry_input ri ON ri.episode_id = f.episode_id" : "",
     retried: parts.retries ? RETRIED : "",
     retryWoken: parts.retries ? ",\n       (SELECT sent FROM retry_wake) AS retry_woken" : "",
+    noRetryWoken: parts.retries ? ", NULL" : "",
     released: parts.claimRows ? RELEASED : "",
     releasedInRow: parts.inRow ? RELEASED_IN_ROW : "",
     completed: parts.requests ? COMPLETED : "",
@@ -251,7 +268,6 @@ steps AS (
   SELECT episode_id, journal_attempt, step_no, outcome, data, turns, tokens, duration_ms, $1
     FROM fence WHERE step_no IS NOT NULL
   ON CONFLICT (episode_id, attempt, step_no) DO NOTHING
-  RETURNING episode_id, turns, tokens
 ),
 ended AS (
   UPDATE cyclium_episodes e
@@ -259,11 +275,20 @@ ended AS (
          result = f.result,
          error_class = f.error_class,
          error_message = f.error_message,
-         turns_used = e.turns_used + COALESCE(s.turns, 0),
-         tokens_used = e.tokens_used + COALESCE(s.tokens, 0),
+         turns_used = e.turns_used + CASE WHEN j.journaled THEN 0 ELSE COALESCE(f.turns, 0) END,
+         tokens_used = e.tokens_used + CASE WHEN j.journaled THEN 0 ELSE COALESCE(f.tokens, 0) END,
          lease_until = NULL,
          updated_at = now()
-    FROM fence f LEFT JOIN steps s ON s.episode_id = f.episode_id${p.retryJoin}
+    FROM fence f${p.retryJoin}
+    -- The final step's usage counts once: not when its journal entry was there before this
+    -- statement (its insert above did nothing), as in a join to the insert's RETURNING, probed
+    -- by key rather than by rescanning those rows for each episode.
+    CROSS JOIN LATERAL (
+      SELECT f.step_no IS NULL OR EXISTS (
+               SELECT 1 FROM cyclium_episode_steps st
+                WHERE st.episode_id = f.episode_id AND st.attempt = f.journal_attempt
+                  AND st.step_no = f.step_no) AS journaled
+    ) j
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
      AND e.id = f.episode_id AND e.status IN ('pending', 'running')
   RETURNING ${endedColumns("e")}
@@ -286,14 +311,22 @@ echoed AS (
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM already))
      AND e.status = i.status AND e.executed_by = $1
 )
-SELECT i.episode_id::text AS input_id,
-       (f.episode_id IS NOT NULL OR a.episode_id IS NOT NULL) AS held,
-       (a.episode_id IS NOT NULL) AS already_ended,
+-- One row per episode this statement knows about, each by itself: ended here, ended before (a
+-- resend), or held but not ended (no longer running). An input row with none is fenced. (Joined
+-- to the input, each was found by rescanning a CTE per input row, quadratic in the batch.)
+SELECT x.id::text AS input_id, true AS held, false AS already_ended,
        (SELECT sent FROM notified) AS notified${p.retryWoken},
-       mine.*
-  FROM input i
-  LEFT JOIN fence f ON f.episode_id = i.episode_id
-  LEFT JOIN already a ON a.episode_id = i.episode_id
-  LEFT JOIN (SELECT * FROM ended UNION ALL SELECT * FROM echoed) AS mine
-    ON mine.id = i.episode_id`;
+       x.*
+  FROM ended x
+UNION ALL
+SELECT e.id::text, true, true, NULL${p.noRetryWoken}, e.*
+  FROM echoed e
+UNION ALL
+SELECT a.episode_id::text, true, true, NULL${p.noRetryWoken}, ${NO_ENDED_COLUMNS}
+  FROM already a
+ WHERE a.episode_id NOT IN (SELECT id FROM echoed)
+UNION ALL
+SELECT f.episode_id::text, true, false, NULL${p.noRetryWoken}, ${NO_ENDED_COLUMNS}
+  FROM fence f
+ WHERE f.episode_id NOT IN (SELECT id FROM ended)`;
 }

@@ -102,8 +102,7 @@ export async function endEpisodes(
     requests: ends.some((e) => e.triggerRequestId !== undefined),
     failures: ends.some((e) => e.status === "failed"),
     retries: ends.some((e) => e.status === "failed" && e.retryDelayMs !== undefined),
-    // After the claim-row keys ($22) when those are sent.
-    retryParam: ends.some((e) => e.fence !== null && e.fence.episodeId === undefined) ? 23 : 22,
+    retryParam: 22,
   };
   const { rows } = await db.query<Row>(endSql(parts), [
     options.node,
@@ -131,11 +130,6 @@ export async function endEpisodes(
     column((e) => e.notify?.payload ?? null),
     column((e) => e.errorStack ?? null),
     column((e) => e.fence?.episodeId !== undefined),
-    // The claim-row keys alone, read by the claim-row arms only (an unread parameter has no
-    // type): an episode holding its own lease costs no probe of the claims table's key index.
-    ...(parts.claimRows
-      ? [column((e) => (e.fence?.episodeId === undefined ? (e.fence?.dedupeKey ?? null) : null))]
-      : []),
     ...(parts.retries
       ? [column((e) => (e.status === "failed" ? (e.retryDelayMs ?? null) : null))]
       : []),
