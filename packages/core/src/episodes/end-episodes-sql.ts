@@ -262,12 +262,20 @@ ${p.retryInput}${p.held}${p.heldInRow}fence AS (
 already AS (
 ${p.already}
 ),
+-- The final step, unless its entry was journaled before this statement (a resumed run may have
+-- written it). A plain insert: ON CONFLICT's speculative insertion wrote a confirm record per
+-- row, 48 WAL bytes per item. Only this attempt's runner writes its journal, one statement at a
+-- time, so no other transaction inserts the same key meanwhile.
 steps AS (
   INSERT INTO cyclium_episode_steps
     (episode_id, attempt, step_no, outcome, data, turns, tokens, duration_ms, node)
-  SELECT episode_id, journal_attempt, step_no, outcome, data, turns, tokens, duration_ms, $1
-    FROM fence WHERE step_no IS NOT NULL
-  ON CONFLICT (episode_id, attempt, step_no) DO NOTHING
+  SELECT f.episode_id, f.journal_attempt, f.step_no, f.outcome, f.data, f.turns, f.tokens,
+         f.duration_ms, $1
+    FROM fence f
+   WHERE f.step_no IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM cyclium_episode_steps st
+                      WHERE st.episode_id = f.episode_id AND st.attempt = f.journal_attempt
+                        AND st.step_no = f.step_no)
 ),
 ended AS (
   UPDATE cyclium_episodes e
@@ -281,8 +289,8 @@ ended AS (
          updated_at = now()
     FROM fence f${p.retryJoin}
     -- The final step's usage counts once: not when its journal entry was there before this
-    -- statement (its insert above did nothing), as in a join to the insert's RETURNING, probed
-    -- by key rather than by rescanning those rows for each episode.
+    -- statement (the insert above skipped it), probed by key rather than by rescanning the
+    -- insert's RETURNING for each episode.
     CROSS JOIN LATERAL (
       SELECT f.step_no IS NULL OR EXISTS (
                SELECT 1 FROM cyclium_episode_steps st
