@@ -33,6 +33,8 @@ export interface ActorHostOptions {
    * released on stop, and by other nodes when this one dies.
    */
   requestPrefetch?: number;
+  /** Ends in flight per slot (EpisodeSlots; default ENDS_PER_SLOT). */
+  endsPerSlot?: number;
   /** The queue's memory bound and reconcile rhythm (see queue-backlog.ts). */
   queue?: QueueOptions;
   logger: Logger;

@@ -72,6 +72,7 @@ export class ActorHost implements PollerHost {
         return actor === undefined ? 1 : this.maxConcurrentEpisodes(actor);
       },
       isDraining: () => this.#draining,
+      ...(options.endsPerSlot === undefined ? {} : { endsPerSlot: options.endsPerSlot }),
     });
     this.#backlog = new QueueBacklog({
       ...options.queue,

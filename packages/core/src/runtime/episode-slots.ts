@@ -9,6 +9,8 @@ export interface EpisodeSlotsOptions {
   maxConcurrent: (actorId: string) => number;
   /** While true no queued episode starts (the node is stopping). */
   isDraining: () => boolean;
+  /** Ends in flight per slot (default ENDS_PER_SLOT); tests of the bound use 1. */
+  endsPerSlot?: number;
 }
 
 /**
@@ -24,9 +26,18 @@ export interface EpisodeSlotsOptions {
  * (start, then end) before taking the next episode, and the worker sat 72 % idle.
  *
  * So per actor and node: at most `maxConcurrent` strategies run at once, plus at most
- * `maxConcurrent` ends in flight. A strategy that returns while `maxConcurrent` ends are already
- * in flight keeps its slot until its own end commits (memory stays bounded under a burst).
+ * ENDS_PER_SLOT x `maxConcurrent` ends in flight. A strategy that returns while that many ends
+ * are in flight keeps its slot until its own end commits (memory stays bounded under a burst).
  */
+/**
+ * Ends in flight per slot. With one, a drain of one-step episodes filled every slot with an end
+ * waiting for its batch: the worker had nothing to run while PostgreSQL wrote the batch, and the
+ * next batch could only start after that commit. With three, slots run the next episodes while
+ * up to two batches of ends commit (docs/benchmarks.md, "Ends in flight"); four drained no faster
+ * and wrote more WAL per item (larger batches move more rows to other pages).
+ */
+export const ENDS_PER_SLOT = 3;
+
 export class EpisodeSlots {
   readonly #o: EpisodeSlotsOptions;
   readonly #queues = new Map<string, ActorQueue>();
@@ -212,9 +223,10 @@ export class EpisodeSlots {
     };
     const strategyReturned = () => {
       if (strategyAt !== undefined) queue.estimate.noteRun(performance.now() - strategyAt);
-      // At most maxConcurrent ends in flight per actor: past that, the slot is kept until the
-      // end commits, as before pipelining.
-      if (ending || queue.ending >= this.#o.maxConcurrent(actorId)) return;
+      // At most ENDS_PER_SLOT x maxConcurrent ends in flight per actor: past that, the slot is
+      // kept until the end commits, as before pipelining.
+      const endsPerSlot = this.#o.endsPerSlot ?? ENDS_PER_SLOT;
+      if (ending || queue.ending >= endsPerSlot * this.#o.maxConcurrent(actorId)) return;
       ending = true;
       queue.running -= 1;
       queue.ending += 1;

@@ -40,6 +40,7 @@ export function createHostFixture(pool: () => pg.Pool) {
       bus?: Bus;
       telemetry?: Telemetry;
       requestPrefetch?: number;
+      endsPerSlot?: number;
       /**
        * Default `claim_rows`: the host suites pin the claim-row path (custom adapters,
        * `postgres-claim-rows`, an old node's claim rows); episode-lease-runtime.integration.test.ts
@@ -70,6 +71,7 @@ export function createHostFixture(pool: () => pg.Pool) {
       ...(options.requestPrefetch === undefined
         ? {}
         : { requestPrefetch: options.requestPrefetch }),
+      ...(options.endsPerSlot === undefined ? {} : { endsPerSlot: options.endsPerSlot }),
       deferred: new DeferredRunner({ ...common, db }),
       jitterMs: 0,
     });
