@@ -102,7 +102,6 @@ export async function endEpisodes(
     requests: ends.some((e) => e.triggerRequestId !== undefined),
     failures: ends.some((e) => e.status === "failed"),
     retries: ends.some((e) => e.status === "failed" && e.retryDelayMs !== undefined),
-    retryParam: 22,
   };
   const { rows } = await db.query<Row>(endSql(parts), [
     options.node,
