@@ -262,20 +262,13 @@ ${p.retryInput}${p.held}${p.heldInRow}fence AS (
 already AS (
 ${p.already}
 ),
--- The final step, unless its entry was journaled before this statement (a resumed run may have
--- written it). A plain insert: ON CONFLICT's speculative insertion wrote a confirm record per
--- row, 48 WAL bytes per item. Only this attempt's runner writes its journal, one statement at a
--- time, so no other transaction inserts the same key meanwhile.
 steps AS (
   INSERT INTO cyclium_episode_steps
     (episode_id, attempt, step_no, outcome, data, turns, tokens, duration_ms, node)
-  SELECT f.episode_id, f.journal_attempt, f.step_no, f.outcome, f.data, f.turns, f.tokens,
-         f.duration_ms, $1
-    FROM fence f
-   WHERE f.step_no IS NOT NULL
-     AND NOT EXISTS (SELECT 1 FROM cyclium_episode_steps st
-                      WHERE st.episode_id = f.episode_id AND st.attempt = f.journal_attempt
-                        AND st.step_no = f.step_no)
+  SELECT episode_id, journal_attempt, step_no, outcome, data, turns, tokens, duration_ms, $1
+    FROM fence WHERE step_no IS NOT NULL
+  ON CONFLICT (episode_id, attempt, step_no) DO NOTHING
+  RETURNING episode_id
 ),
 ended AS (
   UPDATE cyclium_episodes e
@@ -283,19 +276,16 @@ ended AS (
          result = f.result,
          error_class = f.error_class,
          error_message = f.error_message,
-         turns_used = e.turns_used + CASE WHEN j.journaled THEN 0 ELSE COALESCE(f.turns, 0) END,
-         tokens_used = e.tokens_used + CASE WHEN j.journaled THEN 0 ELSE COALESCE(f.tokens, 0) END,
+         turns_used = e.turns_used + CASE WHEN j.journaled THEN COALESCE(f.turns, 0) ELSE 0 END,
+         tokens_used = e.tokens_used + CASE WHEN j.journaled THEN COALESCE(f.tokens, 0) ELSE 0 END,
          lease_until = NULL,
          updated_at = now()
     FROM fence f${p.retryJoin}
-    -- The final step's usage counts once: not when its journal entry was there before this
-    -- statement (the insert above skipped it), probed by key rather than by rescanning the
-    -- insert's RETURNING for each episode.
+    -- The final step's usage counts when this statement journaled it (not when its entry was
+    -- there already): IN over the insert's RETURNING is hashed once per statement, where a join
+    -- to it rescanned those rows for each episode.
     CROSS JOIN LATERAL (
-      SELECT f.step_no IS NULL OR EXISTS (
-               SELECT 1 FROM cyclium_episode_steps st
-                WHERE st.episode_id = f.episode_id AND st.attempt = f.journal_attempt
-                  AND st.step_no = f.step_no) AS journaled
+      SELECT f.episode_id IN (SELECT episode_id FROM steps) AS journaled
     ) j
    WHERE e.id = ANY(ARRAY(SELECT episode_id FROM fence))
      AND e.id = f.episode_id AND e.status IN ('pending', 'running')
