@@ -201,9 +201,11 @@ const COMPLETED = `completed AS (
  * The release and the request follow the fence, not the end: an episode cancelled while it ran
  * still frees its claim and its request, as the runner did before.
  *
- * Every table is reached through `= ANY(ARRAY(...))` of the batch's keys: joined to unnest() of
- * unknown size, the planner hash-joined sequential scans of the claims and requests tables, which
- * grow by a row per episode (22.6 ms per batch of 24 after 20,000 episodes, 113 buffers each).
+ * No table is joined to the input: the fence and the resend check probe each end's row by key
+ * from its input row (LATERAL), and the writes reach their rows through `= ANY(ARRAY(...))` of the
+ * batch's keys. Joined to unnest() of unknown size, the planner hash-joined sequential scans of
+ * the claims and requests tables, which grow by a row per episode (22.6 ms per batch of 24 after
+ * 20,000 episodes, 113 buffers each), or rescanned the input once per row.
  *
  * Only the arms a batch needs are sent: a batch whose fences are all the episodes' own leases
  * has no claim-table arm, one without requests or failures none of theirs. Each arm is planned
