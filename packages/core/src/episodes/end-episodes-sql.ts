@@ -36,6 +36,14 @@ export interface EndSqlParts {
    * end that is final).
    */
   retries: boolean;
+  /**
+   * Journal the final steps with `ON CONFLICT DO NOTHING`. A fenced end cannot find its
+   * final step journaled already: only its own end journals it, and a resend after a commit is
+   * fenced out (its lease or claim is released). A speculative insert costs one more WAL record
+   * per row (HEAP_CONFIRM, 48 bytes an item), so it is used only for a batch with an unfenced
+   * end (claims off) and for the resend of a batch that met the journal's key anyway.
+   */
+  journalConflicts: boolean;
 }
 
 // Each of the batch's rows is probed by key from its input row (LATERAL): joined to the input
@@ -241,6 +249,9 @@ export function endSql(parts: EndSqlParts): string {
     released: parts.claimRows ? RELEASED : "",
     releasedInRow: parts.inRow ? RELEASED_IN_ROW : "",
     completed: parts.requests ? COMPLETED : "",
+    onConflict: parts.journalConflicts
+      ? "\n  ON CONFLICT (episode_id, attempt, step_no) DO NOTHING"
+      : "",
   };
   return `
 WITH input AS (
@@ -268,8 +279,7 @@ steps AS (
   INSERT INTO cyclium_episode_steps
     (episode_id, attempt, step_no, outcome, data, turns, tokens, duration_ms, node)
   SELECT episode_id, journal_attempt, step_no, outcome, data, turns, tokens, duration_ms, $1
-    FROM fence WHERE step_no IS NOT NULL
-  ON CONFLICT (episode_id, attempt, step_no) DO NOTHING
+    FROM fence WHERE step_no IS NOT NULL${p.onConflict}
   RETURNING episode_id
 ),
 ended AS (

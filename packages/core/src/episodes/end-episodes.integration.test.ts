@@ -173,6 +173,39 @@ describe("endEpisodes", () => {
     });
   });
 
+  it("journals a fenced end's final step by a plain insert, and keeps an entry found there", async () => {
+    const plain = await runningEpisode();
+    const found = await runningEpisode();
+    // The journal already holds `found`'s final step: never written by a fenced run's own end,
+    // but the batch must still end (and `plain` with it) without counting its usage twice.
+    await db.pool.query(
+      `INSERT INTO cyclium_episode_steps (episode_id, attempt, step_no, outcome, turns, tokens)
+       VALUES ($1, $2, 1, 'earlier', 7, 0)`,
+      [found.id, found.fence.attempt],
+    );
+    const spy = spyQueryable(db.pool);
+    const outcomes = await endEpisodes({ node: "n1", ends: [end(plain), end(found)] }, spy);
+    expect(outcomes.map((o) => o.kind)).toEqual(["ended", "ended"]);
+    // The first send's plain insert met the key; the resend journaled with ON CONFLICT.
+    expect(spy.calls.map((call) => call.text.includes("ON CONFLICT (episode_id"))).toEqual([
+      false,
+      true,
+    ]);
+    expect(await state(plain)).toMatchObject({ status: "completed", turns_used: 2, steps: 1 });
+    expect(await state(found)).toMatchObject({ status: "completed", turns_used: 0, steps: 1 });
+    const { rows } = await db.pool.query<{ outcome: string }>(
+      "SELECT outcome FROM cyclium_episode_steps WHERE episode_id = $1",
+      [found.id],
+    );
+    expect(rows).toEqual([{ outcome: "earlier" }]);
+    // Without such an entry one statement ends the batch.
+    const next = await runningEpisode();
+    const once = spyQueryable(db.pool);
+    await endEpisodes({ node: "n1", ends: [end(next)] }, once);
+    expect(once.calls).toHaveLength(1);
+    expect(await state(next)).toMatchObject({ status: "completed", turns_used: 2, steps: 1 });
+  });
+
   it("ends an episode without a claim when claims are off", async () => {
     const episode = await runningEpisode();
     const [outcome] = await endEpisodes(

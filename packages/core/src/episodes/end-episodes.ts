@@ -1,5 +1,5 @@
 import type { ClaimFence } from "../claims/index";
-import type { Queryable } from "../db/index";
+import { isUniqueViolation, type Queryable } from "../db/index";
 import type { Episode, EpisodeRow } from "./episode-row";
 import { endSql, type ENDED_COLUMNS } from "./end-episodes-sql";
 import type { JournalStep } from "./journal-step";
@@ -66,6 +66,9 @@ export type EndEpisodesOutcome =
   /** The claim is not this attempt's any more: nothing written at all. */
   | { kind: "fenced" };
 
+/** The step journal's key, (episode_id, attempt, step_no). */
+const JOURNAL_KEY = "cyclium_episode_steps_pkey";
+
 type EndedRow = Pick<EpisodeRow, (typeof ENDED_COLUMNS)[number]>;
 type Row = Partial<EndedRow> & { input_id: string; held: boolean; already_ended: boolean };
 
@@ -102,8 +105,9 @@ export async function endEpisodes(
     requests: ends.some((e) => e.triggerRequestId !== undefined),
     failures: ends.some((e) => e.status === "failed"),
     retries: ends.some((e) => e.status === "failed" && e.retryDelayMs !== undefined),
+    journalConflicts: ends.some((e) => e.fence === null),
   };
-  const { rows } = await db.query<Row>(endSql(parts), [
+  const params = [
     options.node,
     column((e) => e.episodeId),
     column((e) => e.fence?.dedupeKey ?? null),
@@ -132,7 +136,14 @@ export async function endEpisodes(
     ...(parts.retries
       ? [column((e) => (e.status === "failed" ? (e.retryDelayMs ?? null) : null))]
       : []),
-  ]);
+  ];
+  // A fenced end's final step cannot be in the journal yet (endSql's journalConflicts). Should
+  // one be anyway, the statement failed whole, nothing of it written: sent again, the journal
+  // keeps its entry and the end goes on, as a speculative insert would have done.
+  const { rows } = await db.query<Row>(endSql(parts), params).catch((error: unknown) => {
+    if (parts.journalConflicts || !isUniqueViolation(error, JOURNAL_KEY)) throw error;
+    return db.query<Row>(endSql({ ...parts, journalConflicts: true }), params);
+  });
   const byId = new Map(rows.map((row) => [row.input_id, row]));
   return ends.map(({ episodeId }): EndEpisodesOutcome => {
     const row = byId.get(episodeId);
