@@ -205,6 +205,53 @@ describe("steals and fencing of the episode's own lease", () => {
     ]);
   });
 
+  it("fences an end whose lease is stolen while the end statement runs", async () => {
+    await seed(1);
+    const zombie = await startOne("zombie");
+    const episodeId = zombie.episode.id;
+    // The thief's steal holds the row, uncommitted, while the zombie's end statement reads the
+    // fence from its snapshot (still the zombie's) and waits to write the row.
+    const thief = await db.pool.connect();
+    const ender = db.newPool();
+    try {
+      await thief.query("BEGIN");
+      await thief.query(
+        `UPDATE cyclium_episodes SET executed_by = 'thief', attempt = attempt + 1,
+                lease_until = now() + interval '60 seconds' WHERE id = $1`,
+        [episodeId],
+      );
+      const pending = endEpisodes(
+        { node: "zombie", ends: [end({ episodeId, fence: zombie.fence })] },
+        ender,
+      );
+      await expect
+        .poll(async () => {
+          const { rows } = await db.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE '%WITH input AS%'
+                AND pid <> pg_backend_pid()`,
+          );
+          return rows[0]?.n;
+        })
+        .toBe(1);
+      await thief.query("COMMIT");
+      expect(await pending).toEqual([{ kind: "fenced" }]);
+    } finally {
+      thief.release();
+      await ender.end();
+    }
+    // Nothing of the zombie's end was written: the row is the thief's, the journal empty.
+    expect(await row(episodeId)).toMatchObject({
+      status: "running",
+      attempt: 2,
+      executed_by: "thief",
+      leased: true,
+      result: null,
+    });
+    const { rows: steps } = await db.pool.query("SELECT 1 FROM cyclium_episode_steps");
+    expect(steps).toEqual([]);
+  });
+
   it("lets exactly one of many thieves take a lapsed lease", async () => {
     await seed(1);
     const { episode } = await startOne("dead");
