@@ -218,6 +218,7 @@ async function main(): Promise<void> {
   };
   const ownCluster = database.embedded !== undefined;
   context.probes = await server.withAdmin((admin) => enableCostProbes(admin, ownCluster));
+  context.probes.walRecordsFile = env.BENCH_WAL_RECORDS;
   for (const note of context.probes.notes) log(note);
   const startedAt = new Date().toISOString();
   const loadBefore = os.loadavg();

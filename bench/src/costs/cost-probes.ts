@@ -12,6 +12,8 @@ export interface CostProbes {
   statements: boolean;
   walInspect: boolean;
   notes: string[];
+  /** BENCH_WAL_RECORDS: where each drain's WAL by relation and record type is appended. */
+  walRecordsFile?: string | undefined;
 }
 
 export async function enableCostProbes(

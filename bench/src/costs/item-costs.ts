@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { Counters } from "../pg/server";
 import type { BenchContext } from "../scenarios/context";
@@ -161,11 +162,44 @@ export async function itemCosts(context: BenchContext, w: CostWindow): Promise<I
 }
 
 async function readWal(context: BenchContext, w: CostWindow) {
-  const owners = ownersByFilenode(await relations(w.database.url));
+  const rows = await relations(w.database.url);
+  const owners = ownersByFilenode(rows);
   const groups = await context.server.withAdmin((admin) =>
     walGroups(admin, w.database.name, w.countersBefore.lsn, w.countersAfter.lsn),
   );
+  const recordsFile = context.probes?.walRecordsFile;
+  if (recordsFile !== undefined) {
+    await appendFile(recordsFile, `${JSON.stringify(walRecords(groups, rows, w))}\n`);
+  }
   return walByTable(groups, owners);
+}
+
+/**
+ * `BENCH_WAL_RECORDS=<file>`: a JSON line per measured drain with its WAL per item by relation
+ * (an index by its own name) and record type, page images apart. How the WAL per item was taken
+ * apart (docs/benchmarks.md): which record, of which index, costs what.
+ */
+function walRecords(
+  groups: Awaited<ReturnType<typeof walGroups>>,
+  rows: Awaited<ReturnType<typeof relations>>,
+  w: CostWindow,
+) {
+  const names = new Map(rows.map((row) => [row.filenode, row.name]));
+  const per = (value: number) => Math.round((value / Math.max(1, w.completed)) * 10) / 10;
+  return {
+    database: w.database.name,
+    items: w.completed,
+    records: groups
+      .map((group) => ({
+        relation: names.get(group.filenode) ?? String(group.filenode),
+        type: `${group.resourceManager}/${group.recordType}`,
+        perItem: per(group.records),
+        bytes: per(group.bytes - group.pageImageBytes),
+        pageImageBytes: per(group.pageImageBytes),
+      }))
+      .filter((record) => record.bytes + record.pageImageBytes >= 0.5)
+      .sort((a, b) => b.bytes + b.pageImageBytes - (a.bytes + a.pageImageBytes)),
+  };
 }
 
 const TOP_STATEMENTS = 8;
