@@ -72,6 +72,7 @@ function facts(over: Partial<RunFacts>): RunFacts {
     claims: [],
     requests: [],
     open: [],
+    limitStarts: [],
     history: [],
     ...over,
   };

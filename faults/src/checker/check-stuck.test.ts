@@ -41,6 +41,7 @@ function facts(over: Partial<RunFacts> & { liveNodes?: string[] }): RunFacts {
     claims: [],
     requests: [],
     open: [],
+    limitStarts: [],
     history: [],
     ...rest,
   };

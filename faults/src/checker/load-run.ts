@@ -5,6 +5,7 @@ import { ZHistoryRecord, type THistoryRecord } from "../history/records";
 import {
   ZClaimRow,
   ZEpisodeRow,
+  ZLimitStartRow,
   ZOpenRow,
   ZRequestRow,
   ZScenarioMeta,
@@ -48,6 +49,7 @@ export async function loadRun(dir: string): Promise<RunFacts> {
     claims: await readJsonl(path.join(dir, "db", "claims.jsonl"), ZClaimRow),
     requests: await readJsonl(path.join(dir, "db", "requests.jsonl"), ZRequestRow),
     open: await readJsonl(path.join(dir, "db", "open.jsonl"), ZOpenRow),
+    limitStarts: await readJsonl(path.join(dir, "db", "limit-starts.jsonl"), ZLimitStartRow),
     history,
   };
 }

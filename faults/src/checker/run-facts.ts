@@ -57,6 +57,20 @@ export const ZRequestRow = z.object({
   claimed_by: z.string().nullable(),
 });
 
+/**
+ * A start of scenario 11's limited actor as the database saw it (db/limit-starts.jsonl): how many
+ * of the actor's episodes were running in the start's transaction, under the limit's lock.
+ */
+export const ZLimitStartRow = z.object({
+  episode_id: z.string(),
+  attempt: z.number(),
+  running: z.number(),
+  limit_keys: z.array(z.string()).nullable(),
+  at: z.number(),
+});
+
+export type LimitStartRow = z.infer<typeof ZLimitStartRow>;
+
 /** An episode still open once the cluster settled, with what could own it (db/open.jsonl). */
 export const ZOpenRow = z.object({
   id: z.string(),
@@ -120,6 +134,8 @@ export interface RunFacts {
   requests: RequestRow[];
   /** Episodes open once the cluster settled (empty when it drained). */
   open: OpenRow[];
+  /** Scenario 11's starts of its limited actor, from the database (empty elsewhere). */
+  limitStarts: LimitStartRow[];
   /** Every process's history and the nemesis log, merged and sorted by time. */
   history: THistoryRecord[];
 }

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
+import { readLimitStarts } from "./limit-audit";
 
 const ms = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
@@ -32,17 +33,23 @@ SELECT r.id::text AS id, episode_id, status, claimed_by
 
 export type DumpTable = keyof typeof QUERIES;
 
-/** Writes `db/<table>.jsonl` under `dir`, so that the checker can run again without a database. */
+/**
+ * Writes `db/<table>.jsonl` under `dir`, so that the checker can run again without a database,
+ * and `db/limit-starts.jsonl`, scenario 11's audit of its limited starts (limit-audit.ts).
+ */
 export async function dumpDatabase(url: string, dir: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await mkdir(path.join(dir, "db"), { recursive: true });
-    for (const [table, sql] of Object.entries(QUERIES)) {
-      const { rows } = await client.query(sql);
+    const write = async (name: string, rows: readonly unknown[]) => {
       const text = rows.map((row) => JSON.stringify(row)).join("\n");
-      await writeFile(path.join(dir, "db", `${table}.jsonl`), rows.length > 0 ? `${text}\n` : "");
+      await writeFile(path.join(dir, "db", `${name}.jsonl`), rows.length > 0 ? `${text}\n` : "");
+    };
+    for (const [table, sql] of Object.entries(QUERIES)) {
+      await write(table, (await client.query(sql)).rows);
     }
+    await write("limit-starts", await readLimitStarts(client));
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ACTORS } from "../cluster/fault-actors";
+import { installLimitAudit } from "../history/limit-audit";
 import { fireLoad } from "./fire-load";
 import { procOf } from "./nemesis";
 import { awaitBusBack } from "./s4-restart-postgres";
@@ -10,13 +11,15 @@ import type { Scenario } from "./scenario";
  * fails its first attempt (a retry is scheduled after its backoff), then `kill -9` of a worker,
  * a PostgreSQL restart in immediate mode, and another kill. Every fire must complete exactly once
  * (restart policy, retried), and no instant may see more episodes of the actor running than its
- * limit (checked from the workers' histories: check-limits.ts).
+ * limit (checked from the workers' histories and from the database's own count at every start:
+ * check-limits.ts, history/limit-audit.ts).
  */
 export const limitsUnderFaults: Scenario = {
   id: 11,
   name: "limits-kill-restart",
   async run(run) {
     const count = run.quick ? 150 : 1_000;
+    await installLimitAudit(run.databaseUrl, ACTORS.limited);
     let firing = true;
     const load = fireLoad(run, {
       prefix: "s11",
