@@ -14,7 +14,9 @@ import {
   ownersByFilenode,
   walByTable,
   writesBetween,
+  type RelationRow,
   type TableWrites,
+  type WalGroup,
 } from "./relation-owner";
 
 /** What one drained item cost in one table (its indexes and TOAST included), per item. */
@@ -179,11 +181,7 @@ async function readWal(context: BenchContext, w: CostWindow) {
  * (an index by its own name) and record type, page images apart. How the WAL per item was taken
  * apart (docs/benchmarks.md): which record, of which index, costs what.
  */
-function walRecords(
-  groups: Awaited<ReturnType<typeof walGroups>>,
-  rows: Awaited<ReturnType<typeof relations>>,
-  w: CostWindow,
-) {
+function walRecords(groups: readonly WalGroup[], rows: readonly RelationRow[], w: CostWindow) {
   const names = new Map(rows.map((row) => [row.filenode, row.name]));
   const per = (value: number) => Math.round((value / Math.max(1, w.completed)) * 10) / 10;
   return {
